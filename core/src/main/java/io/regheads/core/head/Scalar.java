@@ -1,0 +1,26 @@
+package io.regheads.core.head;
+
+import io.regheads.core.Checks;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * One number per example: a point prediction (pointwise head, xVal number head).
+ *
+ * @param values {@code [B]}. As a gradient: d(loss)/d(values).
+ */
+public record Scalar(INDArray values) implements HeadOutput {
+
+    public Scalar {
+        Checks.rank("values", values, 1);
+    }
+
+    @Override
+    public int batchSize() {
+        return (int) values.size(0);
+    }
+
+    @Override
+    public Scalar zerosLike() {
+        return new Scalar(values.ulike().assign(0));
+    }
+}

@@ -1,0 +1,50 @@
+package io.regheads.core.head;
+
+import io.regheads.core.Checks;
+import java.util.Arrays;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Per-position logits over a token vocabulary: the output of histogram heads (T = 1, V = bins, token values =
+ * bin centres) and decoder heads (T = sequence length, V = tokenizer vocabulary).
+ *
+ * @param logits      {@code [B, T, V]}, c-ordered, float or double. As a gradient: d(loss)/d(logits).
+ * @param tokenValues {@code [V]}: the numeric value of each token; {@code NaN} for tokens that are not numbers
+ *                    (signs, specials). Number-token losses use only tokens with a finite value. Shared, not
+ *                    copied: callers must not modify it.
+ * @param validMask   {@code [B, T, V]} with 1 for allowed and 0 for masked (invalid) tokens, or {@code null} when
+ *                    every token is allowed. Masked tokens carry no probability in any loss or distribution.
+ */
+public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validMask) implements HeadOutput {
+
+    public TokenLogits {
+        Checks.rank("logits", logits, 3);
+        Checks.notNull("tokenValues", tokenValues);
+        Checks.require(tokenValues.length == logits.size(2),
+                "tokenValues must have length V = %d (logits shape %s), got %d",
+                logits.size(2), Arrays.toString(logits.shape()), tokenValues.length);
+        if (validMask != null) {
+            Checks.shape("validMask", validMask, logits.shape());
+        }
+    }
+
+    @Override
+    public int batchSize() {
+        return (int) logits.size(0);
+    }
+
+    /** Number of positions T. */
+    public int positions() {
+        return (int) logits.size(1);
+    }
+
+    /** Vocabulary size V. */
+    public int vocabularySize() {
+        return (int) logits.size(2);
+    }
+
+    @Override
+    public TokenLogits zerosLike() {
+        return new TokenLogits(logits.ulike().assign(0), tokenValues, validMask);
+    }
+}

@@ -1,0 +1,77 @@
+package io.regheads.core.nn;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Reusable scratch buffers for one forward/backward pass, so a training loop allocates nothing per step.
+ *
+ * <p>The i-th {@link #get} after a {@link #reset()} returns the same array as the i-th call after the previous
+ * reset, as long as the requested type and shape agree (otherwise a new array is allocated in that slot). A
+ * training step therefore calls {@code reset()} once at its start; every forward cache and gradient array taken
+ * from the arena stays valid until the next {@code reset()}.
+ *
+ * <p>Contents are <em>not</em> zeroed: callers that accumulate must use {@link #zeros}. {@link #none()} returns
+ * an arena that always allocates fresh arrays (results never invalidated), for inference and tests.
+ *
+ * <p>Not thread-safe: one arena per thread.
+ */
+public final class Arena {
+    private final boolean reuse;
+    private final List<INDArray> slots = new ArrayList<>();
+    private int next;
+
+    private Arena(boolean reuse) {
+        this.reuse = reuse;
+    }
+
+    /** An arena that reuses its buffers across {@link #reset()} calls. */
+    public static Arena create() {
+        return new Arena(true);
+    }
+
+    /** An arena that allocates every array fresh (nothing is ever overwritten). */
+    public static Arena none() {
+        return new Arena(false);
+    }
+
+    /** Starts a new pass: buffers handed out before are recycled by the following {@link #get} calls. */
+    public void reset() {
+        next = 0;
+    }
+
+    /** A c-ordered array of the given type and shape with unspecified contents. */
+    public INDArray get(DataType type, long... shape) {
+        if (!reuse) {
+            return Nd4j.createUninitialized(type, shape, 'c');
+        }
+        if (next < slots.size()) {
+            INDArray a = slots.get(next);
+            if (a.dataType() == type && Arrays.equals(a.shape(), shape)) {
+                next++;
+                return a;
+            }
+            INDArray fresh = Nd4j.createUninitialized(type, shape, 'c');
+            slots.set(next++, fresh);
+            return fresh;
+        }
+        INDArray fresh = Nd4j.createUninitialized(type, shape, 'c');
+        slots.add(fresh);
+        next++;
+        return fresh;
+    }
+
+    /** Like {@link #get} but filled with zeros. */
+    public INDArray zeros(DataType type, long... shape) {
+        return get(type, shape).assign(0);
+    }
+
+    /** Number of buffers held (for tests and diagnostics). */
+    public int size() {
+        return slots.size();
+    }
+}

@@ -1,0 +1,57 @@
+package io.regheads.core.nn;
+
+import io.regheads.core.Checks;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * One trainable tensor and its gradient, side by side.
+ *
+ * <p>Layers hold their parameters as typed {@code final Param} fields ({@code weight}, {@code bias}) and list
+ * them through {@code params()} for optimizers and checkpoints. {@code backward} <em>adds</em> into {@link
+ * #grad()}; {@link #zeroGrad()} is the one separate call that clears it, so a weight used twice needs no special
+ * code.
+ *
+ * <p>Mutable: {@code value} changes in optimizer steps, {@code grad} in backward passes. Not thread-safe for
+ * concurrent writers; concurrent forward passes that only read {@code value} are fine.
+ */
+public final class Param {
+    private final String name;
+    private final INDArray value;
+    private final INDArray grad;
+
+    /** Wraps {@code value} (taken, not copied) and allocates a zero gradient of the same shape and type. */
+    public Param(String name, INDArray value) {
+        this.name = Checks.notNull("name", name);
+        this.value = Checks.notNull("value", value);
+        Checks.require(value.ordering() == 'c', "%s must be c-ordered, got ordering %s", name, value.ordering());
+        this.grad = value.ulike();
+        this.grad.assign(0);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The tensor itself (live, mutable). */
+    public INDArray value() {
+        return value;
+    }
+
+    /** The accumulated gradient (live, mutable), same shape and type as {@link #value()}. */
+    public INDArray grad() {
+        return grad;
+    }
+
+    public long size() {
+        return value.length();
+    }
+
+    public void zeroGrad() {
+        grad.assign(0);
+    }
+
+    @Override
+    public String toString() {
+        return name + java.util.Arrays.toString(value.shape());
+    }
+}

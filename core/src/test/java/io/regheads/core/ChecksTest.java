@@ -1,0 +1,36 @@
+package io.regheads.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.factory.Nd4j;
+
+class ChecksTest {
+
+    @Test
+    void positiveRejectsNanZeroAndInfinityWithNameRuleAndValue() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checks.positive("sigma", Double.NaN));
+        assertEquals("sigma must be > 0 and finite, got NaN", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Checks.positive("sigma", 0.0));
+        assertThrows(IllegalArgumentException.class, () -> Checks.positive("sigma", Double.POSITIVE_INFINITY));
+        assertEquals(2.5, Checks.positive("sigma", 2.5));
+    }
+
+    @Test
+    void shapeMessageShowsExpectedAndActual() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Checks.shape("targets", Nd4j.zeros(32, 1), 32));
+        assertEquals("targets must have shape [32], got [32, 1]", e.getMessage());
+    }
+
+    @Test
+    void allFiniteNamesTheFirstBadIndex() {
+        double[] v = {1, 2, Double.POSITIVE_INFINITY, Double.NaN};
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checks.allFinite("y", v));
+        assertEquals("y must be finite everywhere, got Infinity at index 2", e.getMessage());
+        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
+                () -> Checks.allFinite("x", Nd4j.createFromArray(new double[][] {{0, 1}, {Double.NaN, 3}})));
+        assertEquals("x must be finite everywhere, got NaN at flat index 2 (shape [2, 2])", e2.getMessage());
+    }
+}

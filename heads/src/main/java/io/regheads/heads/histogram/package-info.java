@@ -1,0 +1,11 @@
+/**
+ * Histogram ("Riemann", bar distribution) head and its predictive distribution.
+ *
+ * <p>Central type: {@link io.regheads.heads.histogram.HistogramDistribution}: softmax probabilities over n bins
+ * with given borders, uniform inside each bin, optional half-normal tails for full support. Shapes: B batch, D
+ * features, K = n bins.
+ *
+ * <p>References: the Riemann baseline of Song and Bahri, Decoding-based Regression (../shared/papers/000_*.txt);
+ * TabPFN's (full-support) bar distribution, whose tail inconsistency (TabPFN issue #1200) is fixed here.
+ */
+package io.regheads.heads.histogram;

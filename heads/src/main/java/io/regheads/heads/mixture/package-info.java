@@ -1,0 +1,10 @@
+/**
+ * Mixture density head (Bishop's MDN) and its predictive distribution.
+ *
+ * <p>Central type: {@link io.regheads.heads.mixture.MixtureDistribution}, B Gaussian mixtures with K components
+ * ({@code pi = softmax}, {@code sigma = ELU(.) + 1} in the head). Shapes: B batch, D features, K components.
+ *
+ * <p>Reference: C. M. Bishop, Mixture Density Networks (1994); the MDN baseline of Song and Bahri,
+ * Decoding-based Regression (../shared/papers/000_*.txt).
+ */
+package io.regheads.heads.mixture;

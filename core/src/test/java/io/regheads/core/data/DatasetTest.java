@@ -34,6 +34,17 @@ class DatasetTest {
     }
 
     @Test
+    void fromAnIndArray() {
+        INDArray x = Nd4j.createFromArray(new float[][] {{1.5f, 2}, {3, 4}});
+        Dataset d = Dataset.of(x, new double[] {7, 8}, List.of("a", "b"), "t");
+        assertArrayEquals(new double[] {3, 4}, d.row(1), 0.0);
+        assertEquals("t", d.targetName());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Dataset.of(Nd4j.zeros(DataType.DOUBLE, 2), new double[] {1, 2}, List.of("a"), "t"));
+        assertEquals("x must have rank 2, got shape [2]", e.getMessage());
+    }
+
+    @Test
     void copyRowsFillsFloatDoubleAndViewBuffers() {
         Dataset d = small();
         int[] order = {2, 1, 0};

@@ -73,13 +73,15 @@ public final class Metrics {
         checkPair("x", x, "y", y);
         int n = x.length;
         Checks.require(n >= 2, "x must have at least 2 elements for Kendall's tau, got %d", n);
+        double[] xs = normalizedZeros(x);
+        double[] yv = normalizedZeros(y);
         Integer[] boxed = new Integer[n];
         for (int i = 0; i < n; i++) {
             boxed[i] = i;
         }
         Arrays.sort(boxed, (a, b) -> {
-            int c = Double.compare(x[a], x[b]);
-            return c != 0 ? c : Double.compare(y[a], y[b]);
+            int c = Double.compare(xs[a], xs[b]);
+            return c != 0 ? c : Double.compare(yv[a], yv[b]);
         });
         double[] ys = new double[n]; // y in (x, y) order
         long tiedX = 0;
@@ -87,9 +89,9 @@ public final class Metrics {
         long runX = 1;
         long runXY = 1;
         for (int i = 0; i < n; i++) {
-            ys[i] = y[boxed[i]];
+            ys[i] = yv[boxed[i]];
             if (i > 0) {
-                boolean sameX = x[boxed[i]] == x[boxed[i - 1]];
+                boolean sameX = xs[boxed[i]] == xs[boxed[i - 1]];
                 boolean sameXY = sameX && ys[i] == ys[i - 1];
                 if (sameX) {
                     runX++;
@@ -125,6 +127,15 @@ public final class Metrics {
         // C - D = (pairs untied in both) - 2 D = n0 - n1 - n2 + n3 - 2 swaps
         double numerator = (double) (n0 - tiedX - tiedY + tiedXY) - 2.0 * swaps;
         return numerator / Math.sqrt((double) (n0 - tiedX) * (double) (n0 - tiedY));
+    }
+
+    /** A copy with -0.0 turned into 0.0, so that sorting (Double.compare) and tie tests (==) agree. */
+    private static double[] normalizedZeros(double[] v) {
+        double[] out = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] + 0.0;
+        }
+        return out;
     }
 
     /** Sorts a[lo, hi) ascending; returns the number of pairs i < j with a[i] > a[j] (strict inversions). */
@@ -202,8 +213,9 @@ public final class Metrics {
         double absErr = 0;
         double spread = 0;
         for (int i = 0; i < n; i++) {
-            absErr += Math.abs(s[i] - y);
-            spread += (2.0 * (i + 1) - n - 1) * s[i];
+            double d = s[i] - y; // shifting by y changes nothing (the weights 2i - n - 1 sum to 0) but limits cancellation
+            absErr += Math.abs(d);
+            spread += (2.0 * (i + 1) - n - 1) * d;
         }
         return absErr / n - spread / ((double) n * n);
     }

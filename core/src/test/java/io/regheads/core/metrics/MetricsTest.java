@@ -36,6 +36,8 @@ class MetricsTest {
         // ties: pairs (0,1) tied in x, (1,2) tied in y, 4 concordant: 4 / sqrt(5 * 5) = 0.8 (scipy gives 0.8 too)
         assertEquals(0.8, Metrics.kendallTau(new double[] {1, 1, 2, 3}, new double[] {1, 2, 2, 3}), 1e-15);
         assertEquals(-1.0, Metrics.kendallTau(new double[] {1, 2, 3}, new double[] {3, 2, 1}), 1e-15);
+        // -0.0 and 0.0 are one value: pair (0,1) tied in x, two concordant pairs: 2 / sqrt(2 * 3)
+        assertEquals(2 / Math.sqrt(6), Metrics.kendallTau(new double[] {-0.0, 0.0, 1}, new double[] {1, 2, 3}), 1e-15);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Metrics.kendallTau(new double[] {1, 2}, new double[] {5, 5}));
         assertEquals("y must not be constant for Kendall's tau, got all values 5.0", e.getMessage());
@@ -114,6 +116,8 @@ class MetricsTest {
         assertEquals(0.25, Metrics.crps(new double[] {1, 0}, 0), 1e-15);
         // one sample: CRPS = |x - y|
         assertEquals(2.5, Metrics.crps(new double[] {-1}, 1.5), 0.0);
+        // far from the origin: samples 1e8 + (0, 1) at y = 1e8 is the same problem as the first example
+        assertEquals(0.25, Metrics.crps(new double[] {1e8 + 1, 1e8}, 1e8), 1e-15);
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(3L);
         ZigguratSampler.NormalizedGaussian gauss = ZigguratSampler.NormalizedGaussian.of(rng);
         for (int rep = 0; rep < 30; rep++) {

@@ -1,0 +1,111 @@
+package io.regheads.core.data;
+
+import io.regheads.core.Checks;
+
+/**
+ * Min-max scaling of targets to [0, 1] with the training minimum and maximum: {@code s = (y - min) / (max -
+ * min)}, inverse {@code y = min + s * (max - min)}.
+ *
+ * <p>Values outside the training range map outside [0, 1] (no clipping); heads with bounded support decide how
+ * to treat them. For densities: if {@code p_s} is the density of the scaled target, the density in original units
+ * is {@code p_y(y) = p_s(s(y)) / (max - min)}, so {@code log p_y = log p_s - logJacobian()} and NLL in original
+ * units = NLL on [0, 1] {@code + logJacobian()}, with {@code logJacobian() = log(max - min)}.
+ *
+ * <p>Example: train targets (2, 4, 10): s(4) = 0.25, inverse(0.5) = 6, logJacobian = log 8 = 2.0794.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class MinMaxScaler {
+    private final double min;
+    private final double max;
+
+    private MinMaxScaler(double min, double max) {
+        this.min = min;
+        this.max = max;
+    }
+
+    /**
+     * Fits on training targets.
+     *
+     * @param yTrain {@code [N]}, N >= 1, finite, not constant
+     * @throws IllegalArgumentException if empty, non-finite, or constant (max - min = 0: no scale exists)
+     */
+    public static MinMaxScaler fit(double[] yTrain) {
+        Checks.allFinite("yTrain", yTrain);
+        Checks.require(yTrain.length > 0, "yTrain must not be empty, got length 0");
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double v : yTrain) {
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+        }
+        Checks.require(hi - lo > 0 && Double.isFinite(hi - lo),
+                "yTrain must not be constant (max - min must be > 0 and finite), got min %s, max %s", lo, hi);
+        return new MinMaxScaler(lo, hi);
+    }
+
+    /** Fits on the targets of {@code train} (pass the training split). */
+    public static MinMaxScaler fit(Dataset train) {
+        Checks.notNull("train", train);
+        return fit(train.y());
+    }
+
+    public double min() {
+        return min;
+    }
+
+    public double max() {
+        return max;
+    }
+
+    /** {@code max - min}. */
+    public double range() {
+        return max - min;
+    }
+
+    /** {@code log(max - min)}: add it to an NLL on the scaled target to get the NLL in original units. */
+    public double logJacobian() {
+        return Math.log(max - min);
+    }
+
+    /** {@code (y - min) / (max - min)}. */
+    public double transform(double y) {
+        return (y - min) / (max - min);
+    }
+
+    /** {@code min + s * (max - min)}. */
+    public double inverseTransform(double s) {
+        return min + s * (max - min);
+    }
+
+    /** Element-wise {@link #transform(double)}, {@code [N] -> [N]}. */
+    public double[] transform(double[] y) {
+        Checks.notNull("y", y);
+        double[] out = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            out[i] = transform(y[i]);
+        }
+        return out;
+    }
+
+    /** Element-wise {@link #inverseTransform(double)}, {@code [N] -> [N]}. */
+    public double[] inverseTransform(double[] s) {
+        Checks.notNull("s", s);
+        double[] out = new double[s.length];
+        for (int i = 0; i < s.length; i++) {
+            out[i] = inverseTransform(s[i]);
+        }
+        return out;
+    }
+
+    /** A data set with scaled targets and the same features. */
+    public Dataset transform(Dataset data) {
+        Checks.notNull("data", data);
+        return data.withY(transform(data.y()));
+    }
+
+    @Override
+    public String toString() {
+        return "MinMaxScaler[min " + min + ", max " + max + "]";
+    }
+}

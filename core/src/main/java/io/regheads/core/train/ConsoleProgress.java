@@ -1,0 +1,87 @@
+package io.regheads.core.train;
+
+import io.regheads.core.Checks;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * A one-line progress display for the command line: the line is rewritten in place with a carriage return,
+ * e.g.
+ * <pre>
+ * epoch 3/300  step 17/40  loss 0.01234  val 0.02345  best 0.02100 @2  1.2s
+ * </pre>
+ * Step updates are throttled to one per {@code minInterval} (default 100 ms); epoch ends always print; {@link
+ * #onFinish} prints the final summary and a newline. Not thread-safe (one per training run).
+ */
+public final class ConsoleProgress implements ProgressListener {
+    private final PrintStream out;
+    private final long minIntervalNanos;
+    private long lastPrint = Long.MIN_VALUE;
+    private int lastLength;
+
+    /** Prints to {@code out}, at most every 100 ms for steps. */
+    public ConsoleProgress(PrintStream out) {
+        this(out, Duration.ofMillis(100));
+    }
+
+    /**
+     * @param out         where to print (e.g. {@code System.err})
+     * @param minInterval minimum time between step updates, {@code >= 0}
+     */
+    public ConsoleProgress(PrintStream out, Duration minInterval) {
+        this.out = Checks.notNull("out", out);
+        Checks.notNull("minInterval", minInterval);
+        Checks.require(!minInterval.isNegative(), "minInterval must be >= 0, got %s", minInterval);
+        this.minIntervalNanos = minInterval.toNanos();
+    }
+
+    @Override
+    public void onStep(Progress p) {
+        long now = System.nanoTime();
+        if (lastPrint != Long.MIN_VALUE && now - lastPrint < minIntervalNanos) {
+            return;
+        }
+        lastPrint = now;
+        print(format(p));
+    }
+
+    @Override
+    public void onEpochEnd(Progress p) {
+        lastPrint = System.nanoTime();
+        print(format(p));
+    }
+
+    @Override
+    public void onFinish(TrainingResult r) {
+        print(r.message());
+        out.print('\n');
+        out.flush();
+        lastLength = 0;
+    }
+
+    /** The display text of one report (without the carriage return). */
+    static String format(Progress p) {
+        StringBuilder s = new StringBuilder(96);
+        s.append(String.format(Locale.ROOT, "epoch %d/%d  step %d/%d  loss %.5g", p.epoch(), p.maxEpochs(), p.step(),
+                p.stepsPerEpoch(), p.trainLoss()));
+        if (!Double.isNaN(p.validationLoss())) {
+            s.append(String.format(Locale.ROOT, "  val %.5g", p.validationLoss()));
+        }
+        if (p.bestEpoch() > 0) {
+            s.append(String.format(Locale.ROOT, "  best %.5g @%d", p.bestValidationLoss(), p.bestEpoch()));
+        }
+        s.append(String.format(Locale.ROOT, "  %.1fs", p.elapsed().toMillis() / 1000.0));
+        return s.toString();
+    }
+
+    private void print(String text) {
+        StringBuilder s = new StringBuilder(text.length() + 8).append('\r').append(text);
+        for (int i = text.length(); i < lastLength; i++) {
+            s.append(' '); // blank out the tail of a longer previous line
+        }
+        lastLength = text.length();
+        out.print(s);
+        out.flush();
+    }
+}

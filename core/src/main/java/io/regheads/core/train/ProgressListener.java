@@ -1,0 +1,23 @@
+package io.regheads.core.train;
+
+/**
+ * Receives {@link Progress} from a {@link Trainer}: after every optimizer step, at every epoch's end, and once with
+ * the final {@link TrainingResult}. Called on the training thread; keep it cheap (a step may take under a
+ * millisecond). {@link ConsoleProgress} is the command-line display.
+ */
+public interface ProgressListener {
+
+    /** After each optimizer step. */
+    default void onStep(Progress progress) {}
+
+    /** After each completed epoch (with its validation loss). */
+    default void onEpochEnd(Progress progress) {}
+
+    /** Once, when training stops for any reason. */
+    default void onFinish(TrainingResult result) {}
+
+    /** A listener that ignores everything. */
+    static ProgressListener none() {
+        return new ProgressListener() {};
+    }
+}

@@ -1,0 +1,304 @@
+package io.regheads.core.train;
+
+import io.regheads.core.Checks;
+import io.regheads.core.data.Dataset;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Param;
+import io.regheads.core.optim.AdamConfig;
+import io.regheads.core.optim.AdamW;
+import io.regheads.core.optim.GradientClipping;
+import io.regheads.core.optim.Optimizer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.PermutationSampler;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Mini-batch training with early stopping, for any {@link TrainableModel}.
+ *
+ * <p>One run ({@link #fit}):
+ * <ol>
+ *   <li>Validation split: {@link #fit(TrainableModel, Dataset)} holds out {@code round(validationFraction * N)}
+ *       rows (at least 1, at most N - 1) chosen by a seeded permutation; {@link #fit(TrainableModel, Dataset,
+ *       Dataset)} takes an explicit validation set (or {@code null} for none).</li>
+ *   <li>Each epoch shuffles the training rows (commons-rng {@code XO_RO_SHI_RO_128_PP} seeded with {@code
+ *       config.seed()}, so a run is reproducible) and walks them in mini-batches of {@code batchSize}; the last,
+ *       partial batch is kept. Per step: zero gradients, {@code model.trainStep}, optional global-norm clipping,
+ *       optimizer step.</li>
+ *   <li>After each epoch the validation loss is the row-weighted mean of {@code model.evaluate} over chunks of
+ *       {@code batchSize}. A strictly lower loss copies the parameter values into separate, preallocated arrays
+ *       (never aliases); {@code patience} epochs without improvement stop the run. At the end the best copy is
+ *       written back, so the model holds the best-validation weights.</li>
+ *   <li>Divergence: a non-finite training loss, gradient norm (when clipping) or validation loss ends the run
+ *       with {@link TrainingResult.StopReason#DIVERGED} and a message such as {@code "training diverged: loss NaN at
+ *       epoch 3, step 17"} (1-based epoch and step within the epoch); the model gets back the best weights so far
+ *       (or, without validation, those at the end of the last completed epoch; the initial ones if none).
+ *       {@link TrainingResult#requireConverged()} turns that into an exception.</li>
+ * </ol>
+ * Without validation the run lasts {@code maxEpochs} epochs and keeps the final weights.
+ *
+ * <p>Batches are copied into preallocated arrays (one per distinct batch size) and the model gets one {@link
+ * Arena} reused across steps, so the loop itself allocates nothing per step beyond what the model does.
+ *
+ * <p>Example:
+ * <pre>{@code
+ * TrainingResult r = new Trainer(TrainerConfig.defaults().withSeed(7), new ConsoleProgress(System.err))
+ *         .fit(model, trainSet).requireConverged();
+ * }</pre>
+ *
+ * <p>A Trainer holds only its configuration and listener; {@code fit} mutates the model's parameters. Not for
+ * concurrent use on the same model.
+ */
+public final class Trainer {
+    private final TrainerConfig config;
+    private final ProgressListener listener;
+
+    /** A trainer without progress output. */
+    public Trainer(TrainerConfig config) {
+        this(config, ProgressListener.none());
+    }
+
+    /** A trainer reporting to {@code listener}. */
+    public Trainer(TrainerConfig config, ProgressListener listener) {
+        this.config = Checks.notNull("config", config);
+        this.listener = Checks.notNull("listener", listener);
+    }
+
+    public TrainerConfig config() {
+        return config;
+    }
+
+    /**
+     * Trains on {@code data} minus a validation split of {@code config.validationFraction()} (none if 0).
+     *
+     * @throws IllegalArgumentException if an argument is null, or a validation split is asked for with fewer
+     *                                  than 2 rows
+     */
+    public TrainingResult fit(TrainableModel model, Dataset data) {
+        Checks.notNull("model", model);
+        Checks.notNull("data", data);
+        if (config.validationFraction() == 0) {
+            return fit(model, data, null);
+        }
+        int n = data.rows();
+        Checks.require(n >= 2, "data must have at least 2 rows for a validation split, got %d", n);
+        int nVal = (int) Math.max(1, Math.min(n - 1, Math.round(config.validationFraction() * n)));
+        int[] order = PermutationSampler.natural(n);
+        // a seed stream separate from the epoch shuffles: the split does not depend on later draws
+        PermutationSampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed() ^ 0x5DEECE66DL), order);
+        Dataset validation = data.subset(order, 0, nVal);
+        Dataset train = data.subset(order, nVal, n - nVal);
+        return fit(model, train, validation);
+    }
+
+    /**
+     * Trains on {@code train} with early stopping on {@code validation} ({@code null}: no early stopping), with
+     * AdamW (lr {@code config.learningRate()}, decoupled weight decay {@code config.weightDecay()}, PyTorch betas
+     * and eps).
+     */
+    public TrainingResult fit(TrainableModel model, Dataset train, Dataset validation) {
+        Checks.notNull("model", model);
+        List<Param> params = Checks.notNull("model.params()", model.params());
+        AdamConfig adam = new AdamConfig(config.learningRate(), 0.9, 0.999, 1e-8, config.weightDecay());
+        return fit(model, train, validation, new AdamW(params, adam));
+    }
+
+    /**
+     * As {@link #fit(TrainableModel, Dataset, Dataset)} with a caller-supplied optimizer (its learning rate is
+     * used as is; {@code config.learningRate()} and {@code weightDecay()} are ignored).
+     *
+     * @throws IllegalArgumentException if an argument is null, the optimizer does not update exactly the model's
+     *                                  parameters, or train and validation differ in width
+     */
+    public TrainingResult fit(TrainableModel model, Dataset train, Dataset validation, Optimizer optimizer) {
+        Checks.notNull("model", model);
+        Checks.notNull("train", train);
+        Checks.notNull("optimizer", optimizer);
+        List<Param> params = List.copyOf(model.params());
+        Checks.require(!params.isEmpty(), "model.params() must not be empty, got 0 parameters");
+        Checks.require(optimizer.params().equals(params),
+                "optimizer must update exactly model.params() in order, got %s vs %s", optimizer.params(), params);
+        if (validation != null) {
+            Checks.require(validation.features() == train.features(),
+                    "validation must have the %d features of train, got %d", train.features(), validation.features());
+        }
+        DataType type = model.dataType();
+        Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE,
+                "model.dataType() must be FLOAT or DOUBLE, got %s", type);
+        return new Run(model, params, optimizer, train, validation, type).run();
+    }
+
+    /** The state of one fit call. */
+    private final class Run {
+        private final TrainableModel model;
+        private final List<Param> params;
+        private final Optimizer optimizer;
+        private final Dataset train;
+        private final Dataset validation;
+        private final DataType type;
+        private final Arena arena = Arena.create();
+        private final Map<Integer, INDArray> xBuffers = new HashMap<>();
+        private final Map<Integer, double[]> yBuffers = new HashMap<>();
+        private final INDArray[] snapshot; // copies of the parameter values (separate memory)
+        private final long start = System.nanoTime();
+        private final List<Double> trainLosses = new ArrayList<>();
+        private final List<Double> validationLosses = new ArrayList<>();
+        private double bestVal = Double.NaN;
+        private int bestEpoch;
+        private long steps;
+
+        Run(TrainableModel model, List<Param> params, Optimizer optimizer, Dataset train, Dataset validation,
+                DataType type) {
+            this.model = model;
+            this.params = params;
+            this.optimizer = optimizer;
+            this.train = train;
+            this.validation = validation;
+            this.type = type;
+            this.snapshot = new INDArray[params.size()];
+            for (int i = 0; i < snapshot.length; i++) {
+                snapshot[i] = params.get(i).value().dup('c'); // initial weights: restored if nothing better exists
+            }
+        }
+
+        TrainingResult run() {
+            UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
+            int n = train.rows();
+            int b = config.batchSize();
+            int stepsPerEpoch = (n + b - 1) / b;
+            int[] order = PermutationSampler.natural(n);
+            int bad = 0;
+            int epoch = 0;
+            while (epoch < config.maxEpochs()) {
+                epoch++;
+                PermutationSampler.shuffle(rng, order);
+                double sum = 0;
+                for (int step = 1; step <= stepsPerEpoch; step++) {
+                    int from = (step - 1) * b;
+                    int count = Math.min(b, n - from);
+                    INDArray x = xBuffer(count);
+                    double[] y = yBuffer(count);
+                    train.copyRows(order, from, count, x);
+                    train.copyTargets(order, from, count, y);
+                    optimizer.zeroGrad();
+                    arena.reset();
+                    double loss = model.trainStep(x, y, arena);
+                    if (!Double.isFinite(loss)) {
+                        return diverged(epoch, "loss " + loss + " at epoch " + epoch + ", step " + step);
+                    }
+                    if (config.clipping()) {
+                        double norm = GradientClipping.clipByGlobalNorm(params, config.clipNorm());
+                        if (!Double.isFinite(norm)) {
+                            return diverged(epoch, "gradient norm " + norm + " at epoch " + epoch + ", step " + step);
+                        }
+                    }
+                    optimizer.step();
+                    steps++;
+                    sum += loss * count;
+                    double lastVal = validationLosses.isEmpty() ? Double.NaN : validationLosses.get(validationLosses.size() - 1);
+                    listener.onStep(new Progress(epoch, config.maxEpochs(), step, stepsPerEpoch, loss, lastVal, bestVal,
+                            bestEpoch, elapsed()));
+                }
+                double trainLoss = sum / n;
+                trainLosses.add(trainLoss);
+                if (validation == null) {
+                    validationLosses.add(Double.NaN);
+                    bestEpoch = epoch;
+                    copy(true); // the last completed epoch is the fallback after a divergence
+                    listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss,
+                            Double.NaN, Double.NaN, 0, elapsed()));
+                    continue;
+                }
+                double val = evaluate();
+                if (!Double.isFinite(val)) {
+                    trainLosses.remove(trainLosses.size() - 1);
+                    return diverged(epoch, "validation loss " + val + " at epoch " + epoch);
+                }
+                validationLosses.add(val);
+                if (bestEpoch == 0 || val < bestVal) {
+                    bestVal = val;
+                    bestEpoch = epoch;
+                    bad = 0;
+                    copy(true);
+                } else {
+                    bad++;
+                }
+                listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss, val,
+                        bestVal, bestEpoch, elapsed()));
+                if (bad >= config.patience()) {
+                    copy(false);
+                    return finish(epoch, TrainingResult.StopReason.EARLY_STOPPED, String.format(Locale.ROOT,
+                            "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
+                            bestEpoch));
+                }
+            }
+            if (validation != null) {
+                copy(false);
+                return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
+                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch));
+            }
+            return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
+                    "finished %d epochs: train loss %.6g", epoch, trainLosses.get(trainLosses.size() - 1)));
+        }
+
+        private TrainingResult diverged(int epoch, String what) {
+            copy(false);
+            return finish(epoch, TrainingResult.StopReason.DIVERGED, "training diverged: " + what);
+        }
+
+        private TrainingResult finish(int epochs, TrainingResult.StopReason reason, String message) {
+            TrainingResult r = new TrainingResult(epochs, bestEpoch, bestVal, trainLosses, validationLosses, reason,
+                    message, steps, elapsed());
+            listener.onFinish(r);
+            return r;
+        }
+
+        /** {@code toSnapshot}: parameters -> copies; otherwise copies -> parameters (restore). */
+        private void copy(boolean toSnapshot) {
+            for (int i = 0; i < snapshot.length; i++) {
+                if (toSnapshot) {
+                    snapshot[i].assign(params.get(i).value());
+                } else {
+                    params.get(i).value().assign(snapshot[i]);
+                }
+            }
+        }
+
+        private double evaluate() {
+            int n = validation.rows();
+            int b = config.batchSize();
+            int[] order = PermutationSampler.natural(n);
+            double sum = 0;
+            for (int from = 0; from < n; from += b) {
+                int count = Math.min(b, n - from);
+                INDArray x = xBuffer(count);
+                double[] y = yBuffer(count);
+                validation.copyRows(order, from, count, x);
+                validation.copyTargets(order, from, count, y);
+                arena.reset();
+                sum += model.evaluate(x, y, arena) * count;
+            }
+            return sum / n;
+        }
+
+        private INDArray xBuffer(int count) {
+            return xBuffers.computeIfAbsent(count, c -> Nd4j.create(type, c, train.features()));
+        }
+
+        private double[] yBuffer(int count) {
+            return yBuffers.computeIfAbsent(count, double[]::new);
+        }
+
+        private Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - start);
+        }
+    }
+}

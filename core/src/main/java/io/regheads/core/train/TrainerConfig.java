@@ -1,0 +1,87 @@
+package io.regheads.core.train;
+
+import io.regheads.core.Checks;
+
+/**
+ * Settings of a {@link Trainer} run. Validated on construction; {@link #toString()} doubles as provenance.
+ *
+ * <p>Presets: {@link #defaults()} (batch 128, 300 epochs, Adam lr 1e-3, no weight decay, no clipping, 10%
+ * validation, patience 5); {@link #paper()} (the decoding-regression paper's protocol: lr 1e-4, otherwise as
+ * defaults); {@link #peer()} (the PyTorch peer: lr 1e-3, batch 128, 20 epochs).
+ *
+ * @param seed               seeds the validation split and the per-epoch shuffles (commons-rng XO_RO_SHI_RO_128_PP)
+ * @param batchSize          rows per mini-batch, {@code >= 1}; the last, partial batch of an epoch is kept
+ * @param maxEpochs          {@code >= 1}
+ * @param learningRate       AdamW learning rate, {@code > 0} and finite
+ * @param weightDecay        AdamW decoupled weight decay, {@code >= 0} (0: plain Adam)
+ * @param clipNorm           global gradient-norm clip, {@code >= 0}; 0 turns clipping off (the default)
+ * @param validationFraction share of the rows held out for early stopping by {@link Trainer#fit(TrainableModel,
+ *                           io.regheads.core.data.Dataset)}, in [0, 0.9]; 0: no validation, no early stopping
+ * @param patience           epochs without a strictly better validation loss before stopping, {@code >= 1}
+ */
+public record TrainerConfig(long seed, int batchSize, int maxEpochs, double learningRate, double weightDecay,
+        double clipNorm, double validationFraction, int patience) {
+
+    /** Validates every field; see the record description. */
+    public TrainerConfig {
+        Checks.atLeast("batchSize", batchSize, 1);
+        Checks.atLeast("maxEpochs", maxEpochs, 1);
+        Checks.positive("learningRate", learningRate);
+        Checks.nonNegative("weightDecay", weightDecay);
+        Checks.nonNegative("clipNorm", clipNorm);
+        Checks.inClosedRange("validationFraction", validationFraction, 0, 0.9);
+        Checks.atLeast("patience", patience, 1);
+    }
+
+    /** Batch 128, 300 epochs, lr 1e-3, no weight decay, no clipping, validation 0.1, patience 5, seed 0. */
+    public static TrainerConfig defaults() {
+        return new TrainerConfig(0L, 128, 300, 1e-3, 0.0, 0.0, 0.1, 5);
+    }
+
+    /** Decoding-based regression protocol (DESIGN.md section 3): lr 1e-4, max 300 epochs, patience 5 on 10%. */
+    public static TrainerConfig paper() {
+        return defaults().withLearningRate(1e-4);
+    }
+
+    /** The PyTorch peer's settings: Adam lr 1e-3, batch 128, 20 epochs (early stopping kept at patience 5). */
+    public static TrainerConfig peer() {
+        return defaults().withMaxEpochs(20);
+    }
+
+    /** True when gradient clipping is on ({@code clipNorm > 0}). */
+    public boolean clipping() {
+        return clipNorm > 0;
+    }
+
+    public TrainerConfig withSeed(long s) {
+        return new TrainerConfig(s, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
+    }
+
+    public TrainerConfig withBatchSize(int b) {
+        return new TrainerConfig(seed, b, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
+    }
+
+    public TrainerConfig withMaxEpochs(int e) {
+        return new TrainerConfig(seed, batchSize, e, learningRate, weightDecay, clipNorm, validationFraction, patience);
+    }
+
+    public TrainerConfig withLearningRate(double lr) {
+        return new TrainerConfig(seed, batchSize, maxEpochs, lr, weightDecay, clipNorm, validationFraction, patience);
+    }
+
+    public TrainerConfig withWeightDecay(double wd) {
+        return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, wd, clipNorm, validationFraction, patience);
+    }
+
+    public TrainerConfig withClipNorm(double c) {
+        return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, c, validationFraction, patience);
+    }
+
+    public TrainerConfig withValidationFraction(double f) {
+        return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, f, patience);
+    }
+
+    public TrainerConfig withPatience(int p) {
+        return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, p);
+    }
+}

@@ -51,6 +51,11 @@ public final class SignificantDigits {
     private final double invLogBase;
     private final BigInteger bigBase;
     private final double smallestValue;
+    // B^s = (powHi[i] + powLo[i]) * 2^powShift[i] for s = i + sMin, a double-double with powHi in [1, 2)
+    private final int sMin;
+    private final double[] powHi;
+    private final double[] powLo;
+    private final int[] powShift;
 
     /**
      * @param base        B in [2, 4096]
@@ -96,6 +101,32 @@ public final class SignificantDigits {
         this.exactPowers = new double[count];
         for (int i = 0; i < count; i++) {
             exactPowers[i] = bigPowers[i].doubleValue();
+        }
+        this.sMin = minExponent - digits + 1;
+        int sCount = maxExponent - minExponent + 1;
+        this.powHi = new double[sCount];
+        this.powLo = new double[sCount];
+        this.powShift = new int[sCount];
+        for (int i = 0; i < sCount; i++) {
+            int sp = i + sMin;
+            BigInteger num = sp >= 0 ? power(sp) : BigInteger.ONE;
+            BigInteger den = sp >= 0 ? BigInteger.ONE : power(-sp);
+            int sh = num.bitLength() - den.bitLength();
+            if (sh >= 0 ? num.compareTo(den.shiftLeft(sh)) < 0 : num.shiftLeft(-sh).compareTo(den) < 0) {
+                sh--;
+            }
+            // x = num / den / 2^sh in [1, 2); hi = round(x) = H / 2^52; lo = round(x - hi)
+            BigInteger n2 = sh >= 0 ? num : num.shiftLeft(-sh);
+            BigInteger d2 = sh >= 0 ? den.shiftLeft(sh) : den;
+            double hi = ratioToDouble(n2, d2);
+            BigInteger bigH = BigInteger.valueOf((long) Math.scalb(hi, 52));
+            BigInteger remNum = n2.shiftLeft(52).subtract(bigH.multiply(d2));
+            BigInteger remDen = d2.shiftLeft(52);
+            double lo = remNum.signum() == 0 ? 0.0
+                    : Math.copySign(ratioToDouble(remNum.abs(), remDen), remNum.signum());
+            powHi[i] = hi;
+            powLo[i] = lo;
+            powShift[i] = sh;
         }
         this.smallestValue = value(lowMantissa, minExponent);
     }
@@ -334,6 +365,22 @@ public final class SignificantDigits {
         if (baseLog2 > 0 || Math.abs(s) < exactPowers.length) {
             return scaled((double) n, s);
         }
+        int idx = s - sMin;
+        if (idx >= 0 && idx < powHi.length && n < (1L << 53)) {
+            // double-double product n * (hi + lo); fall back to exact arithmetic only if the result lies within
+            // 2^-45 ulp of a rounding midpoint (the double-double error is about 2^-100 relative)
+            double nd = n;
+            double p = nd * powHi[idx];
+            double err = Math.fma(nd, powHi[idx], -p);
+            double tail = err + nd * powLo[idx];
+            double r = p + tail;
+            double rr = (p - r) + tail;
+            double halfUlp = 0.5 * Math.ulp(r);
+            boolean powerOfTwo = (Double.doubleToRawLongBits(r) & 0xfffffffffffffL) == 0;
+            if (!powerOfTwo && Math.abs(Math.abs(rr) - halfUlp) > halfUlp * 0x1p-44) {
+                return Math.scalb(r, powShift[idx]);
+            }
+        }
         BigInteger num = BigInteger.valueOf(n);
         BigInteger den = BigInteger.ONE;
         if (s >= 0) {
@@ -384,10 +431,14 @@ public final class SignificantDigits {
      * is returned so that densities stay finite.
      */
     public Interval cell(long n, int e) {
-        Checks.require(n >= lowMantissa && n < highMantissa, "mantissa must be in [%d, %d), got %d", lowMantissa,
-                highMantissa, n);
-        Checks.require(e >= minExponent && e <= maxExponent, "exponent must be in [%d, %d], got %d", minExponent,
-                maxExponent, e);
+        if (n < lowMantissa || n >= highMantissa) {
+            throw new IllegalArgumentException(
+                    "mantissa must be in [" + lowMantissa + ", " + highMantissa + "), got " + n);
+        }
+        if (e < minExponent || e > maxExponent) {
+            throw new IllegalArgumentException(
+                    "exponent must be in [" + minExponent + ", " + maxExponent + "], got " + e);
+        }
         double hi = 0.5 * value(2 * n + 1, e);
         if (hi == Double.POSITIVE_INFINITY) { // 2n+1 overflows near Double.MAX_VALUE: within an ulp is fine there
             hi = value(n, e) + 0.5 * quantum(e);

@@ -172,8 +172,10 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
     @Override
     public Interval interval(int[] tokens) {
         validate(tokens);
-        Checks.require(!(config.specialTokens() && tokens[0] >= nan),
-                "tokens must be a number sequence to have an interval, got special %s", tokenString(tokens[0]));
+        if (config.specialTokens() && tokens[0] >= nan) {
+            throw new IllegalArgumentException(
+                    "tokens must be a number sequence to have an interval, got special " + tokenString(tokens[0]));
+        }
         long n = mantissa(tokens);
         if (n == 0) {
             return sig.zeroCell();
@@ -246,13 +248,20 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
 
     private void validate(int[] tokens) {
         Checks.notNull("tokens", tokens);
-        Checks.require(tokens.length == sequenceLength(), "tokens must have length %d, got %d", sequenceLength(),
-                tokens.length);
+        if (tokens.length != sequenceLength()) {
+            throw new IllegalArgumentException(
+                    "tokens must have length " + sequenceLength() + ", got " + tokens.length);
+        }
         for (int p = 0; p < tokens.length; p++) {
             int tok = tokens[p];
-            Checks.require(tok >= 0 && tok < vocab, "tokens[%d] must be in [0, %d), got %d", p, vocab, tok);
-            Checks.require(isAllowed(p, tokens, tok), "tokens must follow the masks, got %s at position %d in %s",
-                    tokenString(tok), p, Arrays.toString(tokens));
+            if (tok < 0 || tok >= vocab) {
+                throw new IllegalArgumentException(
+                        "tokens[" + p + "] must be in [0, " + vocab + "), got " + tok);
+            }
+            if (!isAllowed(p, tokens, tok)) {
+                throw new IllegalArgumentException("tokens must follow the masks, got " + tokenString(tok)
+                        + " at position " + p + " in " + Arrays.toString(tokens));
+            }
         }
     }
 

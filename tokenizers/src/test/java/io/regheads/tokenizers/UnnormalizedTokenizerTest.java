@@ -144,7 +144,7 @@ class UnnormalizedTokenizerTest {
             double d = tok.decode(t);
             double a = Math.abs(y);
             if (a >= largest) {
-                assertEquals(Math.copySign(largest, y), d, 0.0, "clamp " + y);
+                assertEquals(Math.copySign(largest, y), d, 0.0, () -> "clamp " + y);
                 continue;
             }
             double halfRes;
@@ -157,7 +157,7 @@ class UnnormalizedTokenizerTest {
             double slack = 4 * Math.ulp(a);
             assertTrue(Math.abs(d - y) <= halfRes + slack, () -> "y=" + y + " decoded " + d);
             if (d != 0) {
-                assertEquals(Math.signum(y), Math.signum(d), "sign of " + y);
+                assertEquals(Math.signum(y), Math.signum(d), () -> "sign of " + y);
             }
             assertArrayEquals(t, tok.encode(d), () -> "re-encode of " + d + " from " + y);
             Interval cell = tok.interval(t);

@@ -110,7 +110,8 @@ class UnnormalizedTokenizerTest {
         assertEquals(9.999e9, tok.decode(tok.encode(1e300)), 0.0);
         assertEquals(-9.999e9, tok.decode(tok.encode(-9.9995e9)), 0.0);
         assertEquals(9.999e9, tok.decode(tok.encode(Math.nextDown(9.9995e9))), 0.0);
-        assertEquals(1e-9, tok.decode(tok.encode(0.5e-9)), 0.0); // boundary goes up (half-up)
+        // the double 0.5e-9 is 5.00000000000000031e-10 (Python Decimal), just above half the smallest value
+        assertEquals(1e-9, tok.decode(tok.encode(0.5e-9)), 0.0);
         assertEquals(0.0, tok.decode(tok.encode(Math.nextDown(0.5e-9))), 0.0);
         assertEquals(0.0, tok.decode(tok.encode(Double.MIN_VALUE)), 0.0);
         assertEquals(1e-9, tok.decode(tok.encode(0.99e-9)), 0.0);

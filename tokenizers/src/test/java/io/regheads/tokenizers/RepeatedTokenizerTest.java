@@ -69,6 +69,38 @@ class RepeatedTokenizerTest {
         assertArrayEquals(inner.allowed(2, new int[] {10, 11}), tok.allowed(7, prefix));
     }
 
+    /** Exhaustive: every mask-following sequence of (B=3, E=1, M=2) repeated twice decodes to a valid number. */
+    @Test
+    void everyMaskFollowingSequenceDecodes() {
+        UnnormalizedTokenizer inner = UnnormalizedTokenizer.of(3, 1, 2);
+        RepeatedTokenizer tok = new RepeatedTokenizer(inner, 2);
+        int[] count = {0};
+        walk(tok, new int[10], 0, count);
+        assertEquals(61 * 61, count[0]); // blocks are independent: 61 inner spellings each
+    }
+
+    private static void walk(RepeatedTokenizer tok, int[] prefix, int pos, int[] count) {
+        if (pos == prefix.length) {
+            count[0]++;
+            int[] voted = tok.vote(prefix);
+            double d = tok.decode(prefix);
+            // the vote is a valid inner spelling of d, and equals block 0 unless block 1 wins a tie with smaller ids
+            assertArrayEquals(voted, tok.inner().encode(d));
+            for (int j = 0; j < 5; j++) {
+                assertTrue(voted[j] == prefix[j] || voted[j] == prefix[5 + j] || !tok.inner().allowed(j, voted)[
+                        prefix[j]]);
+            }
+            return;
+        }
+        boolean[] mask = tok.allowed(pos, prefix);
+        for (int v = 0; v < mask.length; v++) {
+            if (mask[v]) {
+                prefix[pos] = v;
+                walk(tok, prefix, pos + 1, count);
+            }
+        }
+    }
+
     @Test
     void softVoteSumsProbabilities() {
         RepeatedTokenizer tok = new RepeatedTokenizer(NormalizedTokenizer.of(3, 1), 3);

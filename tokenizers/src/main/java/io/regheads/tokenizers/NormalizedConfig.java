@@ -11,6 +11,7 @@ import io.regheads.core.Checks;
  * @param length K
  */
 public record NormalizedConfig(int base, int length) {
+    /** Validates the rules above. */
     public NormalizedConfig {
         Checks.inRange("base", base, 2, SignificantDigits.MAX_BASE);
         Checks.atLeast("length", length, 1);

@@ -49,6 +49,7 @@ public final class NormalizedTokenizer implements NumberTokenizer {
         return new NormalizedTokenizer(new NormalizedConfig(base, length));
     }
 
+    /** The configuration. */
     public NormalizedConfig config() {
         return config;
     }

@@ -46,10 +46,12 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         this.vocab = inner.vocabularySize();
     }
 
+    /** The repeated tokenizer. */
     public NumberTokenizer inner() {
         return inner;
     }
 
+    /** r, the number of copies. */
     public int repeats() {
         return repeats;
     }

@@ -103,7 +103,7 @@ public final class SignificantDigits {
             exactPowers[i] = bigPowers[i].doubleValue();
         }
         this.sMin = minExponent - digits + 1;
-        int sCount = maxExponent - minExponent + 1;
+        int sCount = baseLog2 > 0 ? 0 : maxExponent - minExponent + 1; // powers of two need no table
         this.powHi = new double[sCount];
         this.powLo = new double[sCount];
         this.powShift = new int[sCount];
@@ -172,18 +172,22 @@ public final class SignificantDigits {
         return e;
     }
 
+    /** B. */
     public int base() {
         return base;
     }
 
+    /** M. */
     public int digits() {
         return digits;
     }
 
+    /** The smallest exponent e of a non-zero value. */
     public int minExponent() {
         return minExponent;
     }
 
+    /** The largest exponent e. */
     public int maxExponent() {
         return maxExponent;
     }
@@ -202,6 +206,7 @@ public final class SignificantDigits {
      * A rounded magnitude: {@code mantissa * B^(exponent - M + 1)}; {@code mantissa == 0} (and exponent 0) for zero.
      */
     public record Rounded(long mantissa, int exponent) {
+        /** Whether this is zero. */
         public boolean isZero() {
             return mantissa == 0;
         }

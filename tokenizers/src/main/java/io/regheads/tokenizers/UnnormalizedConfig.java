@@ -15,6 +15,7 @@ import io.regheads.core.Checks;
  * @param specialTokens  true to add NaN, +Inf, -Inf tokens
  */
 public record UnnormalizedConfig(int base, int exponentDigits, int mantissaDigits, boolean specialTokens) {
+    /** Validates the rules above. */
     public UnnormalizedConfig {
         Checks.inRange("base", base, 2, SignificantDigits.MAX_BASE);
         Checks.atLeast("exponentDigits", exponentDigits, 1);

@@ -93,6 +93,7 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
         return new UnnormalizedTokenizer(new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false));
     }
 
+    /** The configuration. */
     public UnnormalizedConfig config() {
         return config;
     }

@@ -55,6 +55,7 @@ public final class ChartonTokenizer implements NumberTokenizer {
         this.vocab = scheme == ChartonScheme.FP15 ? 1 + 1800 * EXPS : expBase + EXPS;
     }
 
+    /** The token grouping. */
     public ChartonScheme scheme() {
         return scheme;
     }

@@ -10,6 +10,7 @@ import io.regheads.core.Checks;
  * @param values {@code [count of NUM]} the numbers, finite
  */
 public record XValEncoding(int[] tokens, double[] values) {
+    /** Validates the ids and the value count, and copies both arrays. */
     public XValEncoding {
         Checks.notNull("tokens", tokens);
         Checks.allFinite("values", values);

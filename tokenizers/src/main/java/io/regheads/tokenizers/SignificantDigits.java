@@ -241,6 +241,9 @@ public final class SignificantDigits {
                 break;
             }
         }
+        if (n < lowMantissa || n >= highMantissa) { // unreachable: the log estimate is off by at most one
+            throw new IllegalStateException("rounding of " + y + " did not converge");
+        }
         if (e > maxExponent) {
             return new Rounded(highMantissa - 1, maxExponent);
         }

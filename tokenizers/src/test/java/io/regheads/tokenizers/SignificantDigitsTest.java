@@ -41,6 +41,19 @@ class SignificantDigitsTest {
     }
 
     @Test
+    void workedExampleOfTheClassComment() {
+        SignificantDigits four = new SignificantDigits(10, 4, -307, 307);
+        assertEquals(new SignificantDigits.Rounded(1235, -222), four.round(1.23456789e-222));
+        assertEquals(new SignificantDigits.Rounded(1000, 3), four.round(999.96));
+        assertEquals(new SignificantDigits.Rounded(1000, 3), four.round(1000));
+        SignificantDigits two = new SignificantDigits(10, 2, -307, 307);
+        // Python Decimal: 0.00125 is 0.00125000000000000002602..., 0.00115 is 0.00114999999999999998057...
+        assertEquals(new SignificantDigits.Rounded(13, -3), two.round(0.00125));
+        assertEquals(new SignificantDigits.Rounded(11, -3), two.round(0.00115));
+        assertEquals(new SignificantDigits.Rounded(0, 0), two.round(-0.0));
+    }
+
+    @Test
     void doubleRangeOfExponents() {
         assertEquals(-307, SignificantDigits.doubleMinExponent(10));
         assertEquals(307, SignificantDigits.doubleMaxExponent(10));

@@ -69,6 +69,33 @@ class UnnormalizedTokenizerTest {
         assertEquals("a", tok.tokenString(10));
     }
 
+    /** Exact ties (n + 1/2) * B^s, representable as doubles, round away from zero, with carry at the top. */
+    @Test
+    void exactTiesRoundAwayFromZero() {
+        for (int base : new int[] {2, 3, 10, 12}) {
+            UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(base, 3, 3); // exponents up to 7 even for B=2
+            SignificantDigits sd = tok.digits();
+            for (long n = sd.lowMantissa(); n < sd.highMantissa(); n++) {
+                for (int s = -3; s <= 4; s++) {
+                    // (2n + 1) / 2 * B^s: exact in double for these small sizes when s >= 0 or B is a power of 2
+                    if (s < 0 && base != 2) {
+                        continue;
+                    }
+                    double y = (2 * n + 1) / 2.0 * Math.pow(base, s);
+                    long expectN = n + 1;
+                    int expectE = s + 2;
+                    if (expectN == sd.highMantissa()) {
+                        expectN = sd.lowMantissa();
+                        expectE++;
+                    }
+                    double expected = expectN * Math.pow(base, expectE - 2);
+                    assertEquals(expected, tok.decode(tok.encode(y)), 0.0, "base " + base + " tie " + y);
+                    assertEquals(-expected, tok.decode(tok.encode(-y)), 0.0, "base " + base + " tie " + -y);
+                }
+            }
+        }
+    }
+
     @Test
     void exactPowersOfTheBaseRoundTrip() {
         for (int base : new int[] {2, 3, 10, 16}) {

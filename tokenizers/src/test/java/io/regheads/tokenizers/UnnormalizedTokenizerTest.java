@@ -166,8 +166,21 @@ class UnnormalizedTokenizerTest {
         double largest = sd.largest();
         double smallest = sd.smallest();
         SplittableRandom rng = new SplittableRandom(20261122L + config.hashCode());
+        double q = sd.quantum(sd.maxExponent());
+        // the extremes and their neighbours first: largest, the clamp boundary largest + q/2, smallest, the
+        // underflow boundary smallest/2, and the double extremes
+        double[] edges = {largest, largest + q / 2, smallest, smallest / 2, Double.MAX_VALUE, Double.MIN_VALUE,
+            Double.MIN_NORMAL, 0.0};
+        double[] fixed = new double[edges.length * 6];
+        for (int k = 0; k < edges.length; k++) {
+            double v = edges[k];
+            double up = Math.min(Math.nextUp(v), Double.MAX_VALUE);
+            double down = Math.nextDown(Math.max(v, Double.MIN_VALUE));
+            double[] around = {v, up, down, -v, -up, -down};
+            System.arraycopy(around, 0, fixed, 6 * k, 6);
+        }
         for (int i = 0; i < 1_000_000; i++) {
-            double y = Samples.mixed(rng, config.base(), smallest / 4, largest * 4);
+            double y = i < fixed.length ? fixed[i] : Samples.mixed(rng, config.base(), smallest / 4, largest * 4);
             int[] t = tok.encode(y);
             double d = tok.decode(t);
             double a = Math.abs(y);

@@ -1,0 +1,193 @@
+package io.regheads.tokenizers;
+
+import io.regheads.core.Checks;
+import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
+
+/**
+ * Error-correcting repetition of any inner tokenizer (decoding-regression paper, Fig. 9): the inner sequence of
+ * length {@code T} is written r times, {@code T' = r T}; the vocabulary and token values are the inner ones.
+ *
+ * <p><b>Masks.</b> Each block of T positions follows the inner masks on its own ({@code allowed(b T + j, prefix)} is
+ * the inner {@code allowed(j, block b of prefix)}), so a model may generate disagreeing blocks; that is what the
+ * votes correct. Therefore, unlike the plain contract, a mask-following sequence is not necessarily
+ * {@code encode(y)} of any y; it still always decodes.
+ *
+ * <p><b>Hard vote</b> ({@link #vote}, used by {@link #decode}): left to right, at inner position j the token chosen
+ * is the one appearing most often at position j across the r blocks, among the tokens the inner mask allows after the
+ * already chosen prefix; ties go to the smaller token id; if none of the voted tokens is allowed, the smallest allowed
+ * token. The result is always a valid inner sequence, decoded by the inner tokenizer.
+ *
+ * <p><b>Soft vote</b> ({@link #softVote}, {@link #decodeSoft}): the same walk, but a token's score is the sum over
+ * blocks of its predicted probability at that position ({@code probabilities[b T + j][token]}), the argmax over
+ * allowed tokens (ties to the smaller id).
+ *
+ * <p><b>Worked example</b> (inner = normalized B=10, K=2, r=3): {@code 0.47 -> 4 7 4 7 4 7}; the noisy
+ * {@code 4 7 5 7 4 1} votes {@code 4} (two of three) then {@code 7} (two of three) and decodes to 0.475;
+ * {@code 1 2 3 4 5 6} has three-way ties and votes {@code 1 2} (smallest ids).
+ *
+ * <p>Immutable and thread-safe if the inner tokenizer is.
+ */
+public final class RepeatedTokenizer implements NumberTokenizer {
+    private final NumberTokenizer inner;
+    private final int repeats;
+    private final int innerLength;
+    private final int vocab;
+
+    /**
+     * @param inner   the tokenizer to repeat
+     * @param repeats r >= 1
+     * @throws IllegalArgumentException if inner is null or r < 1
+     */
+    public RepeatedTokenizer(NumberTokenizer inner, int repeats) {
+        this.inner = Checks.notNull("inner", inner);
+        this.repeats = Checks.atLeast("repeats", repeats, 1);
+        this.innerLength = inner.sequenceLength();
+        this.vocab = inner.vocabularySize();
+    }
+
+    /** The repeated tokenizer. */
+    public NumberTokenizer inner() {
+        return inner;
+    }
+
+    /** r, the number of copies. */
+    public int repeats() {
+        return repeats;
+    }
+
+    @Override
+    public int sequenceLength() {
+        return repeats * innerLength;
+    }
+
+    @Override
+    public int vocabularySize() {
+        return vocab;
+    }
+
+    @Override
+    public int[] encode(double y) {
+        int[] once = inner.encode(y);
+        int[] t = new int[sequenceLength()];
+        for (int b = 0; b < repeats; b++) {
+            System.arraycopy(once, 0, t, b * innerLength, innerLength);
+        }
+        return t;
+    }
+
+    /**
+     * Majority vote per position, constrained by the inner masks (see the class comment).
+     *
+     * @param tokens {@code [r T]} token ids in {@code [0, V)}
+     * @return {@code [T]}, a valid inner sequence
+     * @throws IllegalArgumentException on a wrong length or a token outside the vocabulary
+     */
+    public int[] vote(int[] tokens) {
+        Checks.notNull("tokens", tokens);
+        Checks.require(tokens.length == sequenceLength(), "tokens must have length %d, got %d", sequenceLength(),
+                tokens.length);
+        for (int p = 0; p < tokens.length; p++) {
+            Checks.require(tokens[p] >= 0 && tokens[p] < vocab, "tokens[%d] must be in [0, %d), got %d", p, vocab,
+                    tokens[p]);
+        }
+        int[] chosen = new int[innerLength];
+        double[] score = new double[vocab];
+        for (int j = 0; j < innerLength; j++) {
+            java.util.Arrays.fill(score, 0.0);
+            for (int b = 0; b < repeats; b++) {
+                score[tokens[b * innerLength + j]] += 1.0;
+            }
+            chosen[j] = argmaxAllowed(score, inner.allowed(j, chosen));
+        }
+        return chosen;
+    }
+
+    /**
+     * Soft vote: per inner position the sum over blocks of the probabilities, argmax among allowed tokens.
+     *
+     * @param probabilities {@code [r T][V]} per-position probabilities (any non-negative finite scores work)
+     * @return {@code [T]}, a valid inner sequence
+     * @throws IllegalArgumentException on wrong shapes or non-finite entries
+     */
+    public int[] softVote(double[][] probabilities) {
+        Checks.notNull("probabilities", probabilities);
+        Checks.require(probabilities.length == sequenceLength(), "probabilities must have %d rows, got %d",
+                sequenceLength(), probabilities.length);
+        for (int p = 0; p < probabilities.length; p++) {
+            Checks.notNull("probabilities[" + p + "]", probabilities[p]);
+            Checks.require(probabilities[p].length == vocab, "probabilities[%d] must have length %d, got %d", p,
+                    vocab, probabilities[p].length);
+            Checks.allFinite("probabilities[" + p + "]", probabilities[p]);
+        }
+        int[] chosen = new int[innerLength];
+        double[] score = new double[vocab];
+        for (int j = 0; j < innerLength; j++) {
+            java.util.Arrays.fill(score, 0.0);
+            for (int b = 0; b < repeats; b++) {
+                double[] row = probabilities[b * innerLength + j];
+                for (int v = 0; v < vocab; v++) {
+                    score[v] += row[v];
+                }
+            }
+            chosen[j] = argmaxAllowed(score, inner.allowed(j, chosen));
+        }
+        return chosen;
+    }
+
+    /** {@code inner.decode(softVote(probabilities))}. */
+    public double decodeSoft(double[][] probabilities) {
+        return inner.decode(softVote(probabilities));
+    }
+
+    private static int argmaxAllowed(double[] score, boolean[] allowed) {
+        int best = -1;
+        for (int v = 0; v < score.length; v++) {
+            if (allowed[v] && (best < 0 || score[v] > score[best])) {
+                best = v;
+            }
+        }
+        Checks.require(best >= 0, "inner tokenizer allows no token at a position");
+        return best;
+    }
+
+    /** {@code inner.decode(vote(tokens))}. */
+    @Override
+    public double decode(int[] tokens) {
+        return inner.decode(vote(tokens));
+    }
+
+    /** The inner interval of the voted sequence. */
+    @Override
+    public Interval interval(int[] tokens) {
+        return inner.interval(vote(tokens));
+    }
+
+    @Override
+    public double tokenValue(int token) {
+        return inner.tokenValue(token);
+    }
+
+    @Override
+    public boolean[] allowed(int position, int[] prefix) {
+        Checks.inRange("position", position, 0, sequenceLength() - 1);
+        Checks.notNull("prefix", prefix);
+        Checks.require(prefix.length >= position, "prefix must hold at least %d tokens, got %d", position,
+                prefix.length);
+        int block = position / innerLength;
+        int j = position % innerLength;
+        int[] blockPrefix = new int[j];
+        System.arraycopy(prefix, block * innerLength, blockPrefix, 0, j);
+        return inner.allowed(j, blockPrefix);
+    }
+
+    @Override
+    public String tokenString(int token) {
+        return inner.tokenString(token);
+    }
+
+    @Override
+    public String toString() {
+        return "RepeatedTokenizer[" + inner + ", repeats=" + repeats + "]";
+    }
+}

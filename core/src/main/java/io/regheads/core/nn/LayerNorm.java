@@ -85,30 +85,24 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         INDArray y = arena.get(type, x.shape());
         INDArray mean = arena.get(type, n);
         INDArray rstd = arena.get(type, n);
-        Vec xv = Vec.of(x);
-        Vec yv = Vec.of(y);
-        Vec mv = Vec.of(mean);
-        Vec rv = Vec.of(rstd);
-        Vec gv = Vec.of(gain.value());
-        Vec bv = Vec.of(bias.value());
-        for (int r = 0; r < n; r++) {
-            int o = r * d;
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += xv.get(o + j);
-            }
-            m /= d;
-            double v = 0;
-            for (int j = 0; j < d; j++) {
-                double c = xv.get(o + j) - m;
-                v += c * c;
-            }
-            double s = 1.0 / Math.sqrt(v / d + EPSILON);
-            mv.set(r, m);
-            rv.set(r, s);
-            for (int j = 0; j < d; j++) {
-                yv.set(o + j, (xv.get(o + j) - m) * s * gv.get(j) + bv.get(j));
-            }
+        if (type == DataType.FLOAT) {
+            float[] ya = arena.floats(n * d);
+            float[] ma = arena.floats(n);
+            float[] ra = arena.floats(n);
+            FloatKernels.layerNorm(Host.floats(x, arena), Host.floats(gain.value(), arena),
+                    Host.floats(bias.value(), arena), ya, ma, ra, d, EPSILON);
+            Host.write(ya, y);
+            Host.write(ma, mean);
+            Host.write(ra, rstd);
+        } else {
+            double[] ya = arena.doubles(n * d);
+            double[] ma = arena.doubles(n);
+            double[] ra = arena.doubles(n);
+            DoubleKernels.layerNorm(Host.doubles(x, arena), Host.doubles(gain.value(), arena),
+                    Host.doubles(bias.value(), arena), ya, ma, ra, d, EPSILON);
+            Host.write(ya, y);
+            Host.write(ma, mean);
+            Host.write(ra, rstd);
         }
         return new Cache(x, mean, rstd, y);
     }
@@ -119,40 +113,25 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         INDArray dy = Tensors.contiguous(dOut);
         int n = Math.toIntExact(cache.mean().length());
         INDArray dx = arena.get(type, dy.shape());
-        Vec xv = Vec.of(cache.input());
-        Vec mv = Vec.of(cache.mean());
-        Vec rv = Vec.of(cache.rstd());
-        Vec dyv = Vec.of(dy);
-        Vec dxv = Vec.of(dx);
-        Vec gv = Vec.of(gain.value());
+        double[] dGain = arena.doubles(d);
+        double[] dBias = arena.doubles(d);
+        java.util.Arrays.fill(dGain, 0);
+        java.util.Arrays.fill(dBias, 0);
+        if (type == DataType.FLOAT) {
+            float[] dxa = arena.floats(n * d);
+            FloatKernels.layerNormBackward(Host.floats(cache.input(), arena), Host.floats(cache.mean(), arena),
+                    Host.floats(cache.rstd(), arena), Host.floats(gain.value(), arena), Host.floats(dy, arena), dxa,
+                    dGain, dBias, d);
+            Host.write(dxa, dx);
+        } else {
+            double[] dxa = arena.doubles(n * d);
+            DoubleKernels.layerNormBackward(Host.doubles(cache.input(), arena), Host.doubles(cache.mean(), arena),
+                    Host.doubles(cache.rstd(), arena), Host.doubles(gain.value(), arena), Host.doubles(dy, arena),
+                    dxa, dGain, dBias, d);
+            Host.write(dxa, dx);
+        }
         Vec dgv = Vec.of(gain.grad());
         Vec dbv = Vec.of(bias.grad());
-        double[] dGain = new double[d];
-        double[] dBias = new double[d];
-        for (int r = 0; r < n; r++) {
-            int o = r * d;
-            double m = mv.get(r);
-            double s = rv.get(r);
-            double meanG = 0;
-            double meanGx = 0;
-            for (int j = 0; j < d; j++) {
-                double xhat = (xv.get(o + j) - m) * s;
-                double g = dyv.get(o + j);
-                // y = gain * xhat + bias
-                dGain[j] += g * xhat;
-                dBias[j] += g;
-                double gx = g * gv.get(j);
-                meanG += gx;
-                meanGx += gx * xhat;
-            }
-            meanG /= d;
-            meanGx /= d;
-            for (int j = 0; j < d; j++) {
-                double xhat = (xv.get(o + j) - m) * s;
-                // xhat = (x - mu) r  ->  dx = r (g - mean(g) - xhat mean(g xhat))
-                dxv.set(o + j, s * (dyv.get(o + j) * gv.get(j) - meanG - xhat * meanGx));
-            }
-        }
         for (int j = 0; j < d; j++) {
             dgv.add(j, dGain[j]);
             dbv.add(j, dBias[j]);

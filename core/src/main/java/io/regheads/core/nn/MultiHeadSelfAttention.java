@@ -146,7 +146,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         INDArray probs = arena.get(type, b, heads, t, t); // [B, H, T, T]
         INDArray a = arena.get(type, b, t, d); // [B, T, d]
         if (java) {
-            forwardJava(cq.output(), m, probs, a, b, t);
+            forwardJava(cq.output(), m, probs, a, b, t, arena);
         } else {
             forwardNd4j(cq.output(), m, probs, a, b, t);
         }
@@ -171,62 +171,23 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         return c;
     }
 
-    private void forwardJava(INDArray qkvOut, INDArray mask, INDArray probs, INDArray a, int b, int t) {
-        Vec x = Vec.of(qkvOut);
-        Vec p = Vec.of(probs);
-        Vec av = Vec.of(a);
-        Vec mv = mask == null ? null : Vec.of(mask);
+    private void forwardJava(INDArray qkvOut, INDArray mask, INDArray probs, INDArray a, int b, int t,
+            Arena arena) {
         boolean perExample = mask != null && mask.rank() == 3;
-        double scale = 1.0 / Math.sqrt(dh);
-        int row = 3 * d;
-        double[] s = new double[t];
-        for (int bi = 0; bi < b; bi++) {
-            int base = bi * t * row;
-            int mBase = perExample ? bi * t * t : 0;
-            for (int h = 0; h < heads; h++) {
-                int qo = h * dh;
-                int ko = d + h * dh;
-                int vo = 2 * d + h * dh;
-                int pBase = (bi * heads + h) * t * t;
-                for (int ti = 0; ti < t; ti++) {
-                    double max = Double.NEGATIVE_INFINITY;
-                    int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
-                        int ki = base + u * row + ko;
-                        double dot = 0;
-                        for (int e = 0; e < dh; e++) {
-                            dot += x.get(qi + e) * x.get(ki + e);
-                        }
-                        double sc = dot * scale;
-                        if (mv != null) {
-                            sc += mv.get(mBase + ti * t + u);
-                        }
-                        s[u] = sc;
-                        max = Math.max(max, sc);
-                    }
-                    if (max == Double.NEGATIVE_INFINITY) {
-                        throw new IllegalArgumentException("mask must leave at least one finite score per row, "
-                                + "got none at batch " + bi + ", head " + h + ", position " + ti);
-                    }
-                    double z = 0;
-                    for (int u = 0; u <= ti; u++) {
-                        s[u] = Math.exp(s[u] - max);
-                        z += s[u];
-                    }
-                    int pr = pBase + ti * t;
-                    for (int u = 0; u < t; u++) {
-                        p.set(pr + u, u <= ti ? s[u] / z : 0.0);
-                    }
-                    int ai = (bi * t + ti) * d + qo;
-                    for (int e = 0; e < dh; e++) {
-                        double acc = 0;
-                        for (int u = 0; u <= ti; u++) {
-                            acc += p.get(pr + u) * x.get(base + u * row + vo + e);
-                        }
-                        av.set(ai + e, acc);
-                    }
-                }
-            }
+        if (type == DataType.FLOAT) {
+            float[] pa = arena.floats(Math.toIntExact(probs.length()));
+            float[] aa = arena.floats(Math.toIntExact(a.length()));
+            FloatKernels.attention(Host.floats(qkvOut, arena), mask == null ? null : Host.floats(mask, arena),
+                    perExample, pa, aa, b, t, d, heads);
+            Host.write(pa, probs);
+            Host.write(aa, a);
+        } else {
+            double[] pa = arena.doubles(Math.toIntExact(probs.length()));
+            double[] aa = arena.doubles(Math.toIntExact(a.length()));
+            DoubleKernels.attention(Host.doubles(qkvOut, arena), mask == null ? null : Host.doubles(mask, arena),
+                    perExample, pa, aa, b, t, d, heads);
+            Host.write(pa, probs);
+            Host.write(aa, a);
         }
     }
 
@@ -277,64 +238,26 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         INDArray dA = out.backward(cache.out(), dOut, arena); // [B, T, d]
         INDArray dQkv = arena.get(type, b, t, 3 * d); // [B, T, 3d]
         if (cache.javaKernel()) {
-            backwardJava(qkvOut, cache.probs(), dA, dQkv, b, t);
+            backwardJava(qkvOut, cache.probs(), dA, dQkv, b, t, arena);
         } else {
             backwardNd4j(qkvOut, cache.probs(), dA, dQkv, b, t);
         }
         return qkv.backward(cache.qkv(), dQkv, arena);
     }
 
-    private void backwardJava(INDArray qkvOut, INDArray probs, INDArray dA, INDArray dQkv, int b, int t) {
-        Vec x = Vec.of(qkvOut);
-        Vec p = Vec.of(probs);
-        Vec g = Vec.of(dA);
-        Vec dx = Vec.of(dQkv);
-        double scale = 1.0 / Math.sqrt(dh);
-        int row = 3 * d;
-        int n = Math.toIntExact(dQkv.length());
-        for (int i = 0; i < n; i++) {
-            dx.set(i, 0.0);
-        }
-        double[] dp = new double[t];
-        for (int bi = 0; bi < b; bi++) {
-            int base = bi * t * row;
-            for (int h = 0; h < heads; h++) {
-                int qo = h * dh;
-                int ko = d + h * dh;
-                int vo = 2 * d + h * dh;
-                int pBase = (bi * heads + h) * t * t;
-                for (int ti = 0; ti < t; ti++) {
-                    int gi = (bi * t + ti) * d + qo; // dA_t for this head
-                    int pr = pBase + ti * t;
-                    double dot = 0;
-                    for (int u = 0; u <= ti; u++) {
-                        int vi = base + u * row + vo;
-                        double pu = p.get(pr + u);
-                        double acc = 0;
-                        for (int e = 0; e < dh; e++) {
-                            double ge = g.get(gi + e);
-                            acc += ge * x.get(vi + e);
-                            // a_t = sum_u P[t,u] v_u  ->  dv_u += P[t,u] dA_t
-                            dx.add(vi + e, pu * ge);
-                        }
-                        dp[u] = acc;
-                        dot += pu * acc;
-                    }
-                    int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
-                        // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
-                        double ds = p.get(pr + u) * (dp[u] - dot) * scale;
-                        if (ds == 0.0) {
-                            continue;
-                        }
-                        int ki = base + u * row + ko;
-                        for (int e = 0; e < dh; e++) {
-                            dx.add(qi + e, ds * x.get(ki + e));
-                            dx.add(ki + e, ds * x.get(qi + e));
-                        }
-                    }
-                }
-            }
+    private void backwardJava(INDArray qkvOut, INDArray probs, INDArray dA, INDArray dQkv, int b, int t,
+            Arena arena) {
+        INDArray g = Tensors.contiguous(dA);
+        if (type == DataType.FLOAT) {
+            float[] dq = arena.floats(Math.toIntExact(dQkv.length()));
+            FloatKernels.attentionBackward(Host.floats(qkvOut, arena), Host.floats(probs, arena),
+                    Host.floats(g, arena), dq, b, t, d, heads);
+            Host.write(dq, dQkv);
+        } else {
+            double[] dq = arena.doubles(Math.toIntExact(dQkv.length()));
+            DoubleKernels.attentionBackward(Host.doubles(qkvOut, arena), Host.doubles(probs, arena),
+                    Host.doubles(g, arena), dq, b, t, d, heads);
+            Host.write(dq, dQkv);
         }
     }
 

@@ -1,14 +1,15 @@
 package io.regheads.core.nn;
 
 import java.util.List;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Rectified linear unit, elementwise: {@code y = max(x, 0)}; backward {@code dx = dy * 1[y > 0]} (the derivative at
  * exactly 0 is taken as 0, as in PyTorch).
  *
- * <p>Any shape; FLOAT or DOUBLE; the output has the input's shape and type. A plain-Java kernel over the host buffer
- * (one pass, no ND4J dispatch). NaN inputs propagate as NaN (no scan). Stateless and thread-safe.
+ * <p>Any shape; FLOAT or DOUBLE; the output has the input's shape and type. A plain-Java kernel over host copies of the
+ * arrays (arena scratch; no ND4J dispatch). NaN inputs propagate as NaN (no scan). Stateless and thread-safe.
  */
 public final class ReLU implements Layer<ReLU.Cache> {
 
@@ -26,12 +27,15 @@ public final class ReLU implements Layer<ReLU.Cache> {
         Activations.checkInput(input);
         INDArray x = Tensors.contiguous(input);
         INDArray y = arena.get(x.dataType(), x.shape());
-        Vec xv = Vec.of(x);
-        Vec yv = Vec.of(y);
         int n = Math.toIntExact(x.length());
-        for (int i = 0; i < n; i++) {
-            double v = xv.get(i);
-            yv.set(i, v > 0 ? v : 0.0);
+        if (x.dataType() == DataType.FLOAT) {
+            float[] ya = arena.floats(n);
+            FloatKernels.relu(Host.floats(x, arena), ya);
+            Host.write(ya, y);
+        } else {
+            double[] ya = arena.doubles(n);
+            DoubleKernels.relu(Host.doubles(x, arena), ya);
+            Host.write(ya, y);
         }
         return new Cache(y);
     }
@@ -41,12 +45,15 @@ public final class ReLU implements Layer<ReLU.Cache> {
         Tensors.sameAs("dOut", dOut, cache.output());
         INDArray dy = Tensors.contiguous(dOut);
         INDArray dx = arena.get(dy.dataType(), dy.shape());
-        Vec yv = Vec.of(cache.output());
-        Vec dyv = Vec.of(dy);
-        Vec dxv = Vec.of(dx);
         int n = Math.toIntExact(dy.length());
-        for (int i = 0; i < n; i++) {
-            dxv.set(i, yv.get(i) > 0 ? dyv.get(i) : 0.0);
+        if (dy.dataType() == DataType.FLOAT) {
+            float[] dxa = arena.floats(n);
+            FloatKernels.reluBackward(Host.floats(cache.output(), arena), Host.floats(dy, arena), dxa);
+            Host.write(dxa, dx);
+        } else {
+            double[] dxa = arena.doubles(n);
+            DoubleKernels.reluBackward(Host.doubles(cache.output(), arena), Host.doubles(dy, arena), dxa);
+            Host.write(dxa, dx);
         }
         return dx;
     }

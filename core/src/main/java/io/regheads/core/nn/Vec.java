@@ -25,7 +25,7 @@ sealed interface Vec permits Vec.F, Vec.D {
     /** {@code this[i] += v}. */
     void add(int i, double v);
 
-    /** A view of {@code a}, which must be c-ordered, contiguous and FLOAT or DOUBLE (see {@link Tensors#contiguous}). */
+    /** A view of {@code a}: c-ordered, contiguous, FLOAT or DOUBLE (see {@link Tensors#contiguous}). */
     static Vec of(INDArray a) {
         if (!Tensors.isContiguous(a)) {
             throw new IllegalArgumentException("array must be c-ordered and contiguous, got ordering " + a.ordering()

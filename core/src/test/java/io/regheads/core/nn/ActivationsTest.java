@@ -77,7 +77,10 @@ class ActivationsTest {
             assertEquals(ref, y[i], 1e-6 * Math.max(1, Math.abs(ref)), "GELU at " + xf[i]);
             double h = 1e-4;
             double slope = (Naive.geluTanh(xf[i] + h) - Naive.geluTanh(xf[i] - h)) / (2 * h);
-            assertEquals(slope, dx[i], 2e-6, "GELU' at " + xf[i]);
+            // float rounds tanh to within 6e-8 of +-1 for |x| > 4, so (1 - t^2) carries an absolute error of about
+            // 1e-7 times the factor 0.5 x C (1 + 3 A x^2): up to ~3e-6 where the true slope is ~0 (as in PyTorch's
+            // float32 kernel); elsewhere the float slope is within 2e-6
+            assertEquals(slope, dx[i], 5e-6, "GELU' at " + xf[i]);
         }
     }
 
@@ -85,9 +88,10 @@ class ActivationsTest {
     void fastTanhIsFloatAccurate() {
         double worst = 0;
         for (double x = -12; x <= 12; x += 1e-4) {
-            worst = Math.max(worst, Math.abs(Activations.fastTanh(x) - Math.tanh(x)));
+            float f = (float) x;
+            worst = Math.max(worst, Math.abs(Activations.fastTanh(f) - Math.tanh(f)));
         }
-        assertTrue(worst < 2e-7, "worst " + worst);
+        assertTrue(worst < 4e-7, "worst " + worst); // a few float ulps near +-1
     }
 
     @Test

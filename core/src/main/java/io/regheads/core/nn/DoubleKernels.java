@@ -1,0 +1,193 @@
+package io.regheads.core.nn;
+
+/**
+ * The kernels of {@link FloatKernels} over {@code double[]} host copies (DOUBLE layers, gradient checks). Generated
+ * from FloatKernels.java by the sed command given there (array types float[] to double[], store casts removed);
+ * keep the two in step. Stateless.
+ */
+final class DoubleKernels {
+    private DoubleKernels() {}
+
+    /** y = max(x, 0). */
+    static void relu(double[] x, double[] y) {
+        for (int i = 0; i < x.length; i++) {
+            y[i] = x[i] > 0 ? x[i] : 0;
+        }
+    }
+
+    /** dx = dy * 1[y > 0]. */
+    static void reluBackward(double[] y, double[] dy, double[] dx) {
+        for (int i = 0; i < y.length; i++) {
+            dx[i] = y[i] > 0 ? dy[i] : 0;
+        }
+    }
+
+    /** Layer norm over rows of width d; writes y, per-row mean and rstd. */
+    static void layerNorm(double[] x, double[] gain, double[] bias, double[] y, double[] mean, double[] rstd, int d,
+            double eps) {
+        int n = x.length / d;
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            m /= d;
+            double v = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                v += c * c;
+            }
+            double s = 1.0 / Math.sqrt(v / d + eps);
+            mean[r] = m;
+            rstd[r] = s;
+            for (int j = 0; j < d; j++) {
+                y[o + j] = ((x[o + j] - m) * s * gain[j] + bias[j]);
+            }
+        }
+    }
+
+    /**
+     * Layer-norm backward: writes dx; adds into dGain, dBias (double accumulators of length d). Uses the stored
+     * mean and rstd.
+     */
+    static void layerNormBackward(double[] x, double[] mean, double[] rstd, double[] gain, double[] dy, double[] dx,
+            double[] dGain, double[] dBias, int d) {
+        int n = x.length / d;
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = mean[r];
+            double s = rstd[r];
+            double meanG = 0;
+            double meanGx = 0;
+            for (int j = 0; j < d; j++) {
+                double xhat = (x[o + j] - m) * s;
+                double g = dy[o + j];
+                // y = gain * xhat + bias
+                dGain[j] += g * xhat;
+                dBias[j] += g;
+                double gx = g * gain[j];
+                meanG += gx;
+                meanGx += gx * xhat;
+            }
+            meanG /= d;
+            meanGx /= d;
+            for (int j = 0; j < d; j++) {
+                double xhat = (x[o + j] - m) * s;
+                // xhat = (x - mu) r  ->  dx = r (g - mean(g) - xhat mean(g xhat)),  g = dy * gain
+                dx[o + j] = (s * (dy[o + j] * gain[j] - meanG - xhat * meanGx));
+            }
+        }
+    }
+
+    /**
+     * Causal attention core. qkv [B, T, 3d] (q | k | v), mask null / [T, T] / [B, T, T]; writes probs [B, H, T, T]
+     * (zero above the diagonal) and a [B, T, d].
+     *
+     * @throws IllegalArgumentException when a row has no finite score
+     */
+    static void attention(double[] qkv, double[] mask, boolean perExample, double[] probs, double[] a, int b, int t,
+            int d, int heads) {
+        int dh = d / heads;
+        double scale = 1.0 / Math.sqrt(dh);
+        int row = 3 * d;
+        double[] s = new double[t];
+        for (int bi = 0; bi < b; bi++) {
+            int base = bi * t * row;
+            int mBase = perExample ? bi * t * t : 0;
+            for (int h = 0; h < heads; h++) {
+                int qo = h * dh;
+                int ko = d + h * dh;
+                int vo = 2 * d + h * dh;
+                int pBase = (bi * heads + h) * t * t;
+                for (int ti = 0; ti < t; ti++) {
+                    double max = Double.NEGATIVE_INFINITY;
+                    int qi = base + ti * row + qo;
+                    for (int u = 0; u <= ti; u++) {
+                        int ki = base + u * row + ko;
+                        double dot = 0;
+                        for (int e = 0; e < dh; e++) {
+                            dot += qkv[qi + e] * qkv[ki + e];
+                        }
+                        double sc = dot * scale;
+                        if (mask != null) {
+                            sc += mask[mBase + ti * t + u];
+                        }
+                        s[u] = sc;
+                        max = Math.max(max, sc);
+                    }
+                    if (max == Double.NEGATIVE_INFINITY) {
+                        throw new IllegalArgumentException("mask must leave at least one finite score per row, "
+                                + "got none at batch " + bi + ", head " + h + ", position " + ti);
+                    }
+                    double z = 0;
+                    for (int u = 0; u <= ti; u++) {
+                        s[u] = Math.exp(s[u] - max);
+                        z += s[u];
+                    }
+                    int pr = pBase + ti * t;
+                    for (int u = 0; u < t; u++) {
+                        probs[pr + u] = (u <= ti ? s[u] / z : 0.0);
+                    }
+                    int ai = (bi * t + ti) * d + qo;
+                    for (int e = 0; e < dh; e++) {
+                        a[ai + e] = 0;
+                    }
+                    for (int u = 0; u <= ti; u++) {
+                        double p = probs[pr + u];
+                        int vi = base + u * row + vo;
+                        for (int e = 0; e < dh; e++) {
+                            a[ai + e] = (a[ai + e] + p * qkv[vi + e]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Attention core backward: from dA [B, T, d] writes dQkv [B, T, 3d] (fully overwritten). */
+    static void attentionBackward(double[] qkv, double[] probs, double[] dA, double[] dQkv, int b, int t, int d,
+            int heads) {
+        int dh = d / heads;
+        double scale = 1.0 / Math.sqrt(dh);
+        int row = 3 * d;
+        java.util.Arrays.fill(dQkv, 0);
+        double[] dp = new double[t];
+        for (int bi = 0; bi < b; bi++) {
+            int base = bi * t * row;
+            for (int h = 0; h < heads; h++) {
+                int qo = h * dh;
+                int ko = d + h * dh;
+                int vo = 2 * d + h * dh;
+                int pBase = (bi * heads + h) * t * t;
+                for (int ti = 0; ti < t; ti++) {
+                    int gi = (bi * t + ti) * d + qo;
+                    int pr = pBase + ti * t;
+                    double dot = 0;
+                    for (int u = 0; u <= ti; u++) {
+                        int vi = base + u * row + vo;
+                        double pu = probs[pr + u];
+                        double acc = 0;
+                        for (int e = 0; e < dh; e++) {
+                            acc += dA[gi + e] * qkv[vi + e];
+                            // a_t = sum_u P[t,u] v_u  ->  dv_u += P[t,u] dA_t
+                            dQkv[vi + e] = (dQkv[vi + e] + pu * dA[gi + e]);
+                        }
+                        dp[u] = acc;
+                        dot += pu * acc;
+                    }
+                    int qi = base + ti * row + qo;
+                    for (int u = 0; u <= ti; u++) {
+                        // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
+                        double ds = probs[pr + u] * (dp[u] - dot) * scale;
+                        int ki = base + u * row + ko;
+                        for (int e = 0; e < dh; e++) {
+                            dQkv[qi + e] = (dQkv[qi + e] + ds * qkv[ki + e]);
+                            dQkv[ki + e] = (dQkv[ki + e] + ds * qkv[qi + e]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

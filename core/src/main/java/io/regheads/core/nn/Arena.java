@@ -25,7 +25,9 @@ public final class Arena {
     private final List<INDArray> slots = new ArrayList<>();
     private final List<float[]> floatSlots = new ArrayList<>();
     private final List<double[]> doubleSlots = new ArrayList<>();
+    private final List<INDArray[]> viewSlots = new ArrayList<>();
     private int next;
+    private int nextView;
     private int nextFloat;
     private int nextDouble;
 
@@ -48,6 +50,7 @@ public final class Arena {
         next = 0;
         nextFloat = 0;
         nextDouble = 0;
+        nextView = 0;
     }
 
     /** A c-ordered array of the given type and shape with unspecified contents. */
@@ -114,6 +117,33 @@ public final class Arena {
             nextDouble++;
         }
         return fresh;
+    }
+
+    /**
+     * {@code base.reshape('c', shape)}, remembered by position like {@link #get}: when the i-th call after a reset
+     * names the same {@code base} object and shape as the i-th call before, the same view object is returned, so a
+     * steady training loop builds no new shape descriptors (a reshape costs about as much as a small ND4J op).
+     * {@code base} must be c-ordered and contiguous; the view shares its memory. Views are not counted by
+     * {@link #size()} (they hold no memory of their own). Added to the original contract; backward compatible.
+     */
+    public INDArray view(INDArray base, long... shape) {
+        if (!reuse) {
+            return base.reshape('c', shape);
+        }
+        if (nextView < viewSlots.size()) {
+            INDArray[] pair = viewSlots.get(nextView);
+            if (pair[0] == base && Arrays.equals(pair[1].shape(), shape)) {
+                nextView++;
+                return pair[1];
+            }
+            INDArray v = base.reshape('c', shape);
+            viewSlots.set(nextView++, new INDArray[] {base, v});
+            return v;
+        }
+        INDArray v = base.reshape('c', shape);
+        viewSlots.add(new INDArray[] {base, v});
+        nextView++;
+        return v;
     }
 
     /** Number of buffers held, arrays from {@link #get} and host arrays from {@link #floats}/{@link #doubles}. */

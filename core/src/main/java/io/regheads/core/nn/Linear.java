@@ -1,11 +1,14 @@
 package io.regheads.core.nn;
 
 import io.regheads.core.Checks;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.bytedeco.javacpp.DoublePointer;
+import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastAddOp;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -15,7 +18,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * {@code [out]}, output {@code [..., out]}. Leading dimensions are flattened to N rows; all matrix products run
  * through {@link Nd4j#gemm} into arena buffers, transposes through gemm's flags:
  * <pre>
- *   forward   y  = x W            (gemm, beta 0)  then y += b per row (one broadcast op)
+ *   forward   y  = 1 b (host row copies), then y += x W  (gemm, beta 1)
  *   backward  dW += x^T dy        (gemm transposeA, beta 1: accumulates in place)
  *             db += 1^T dy        (gemm of a ones row with dy, beta 1)
  *             dx  = dy W^T        (gemm transposeB, beta 0)
@@ -104,13 +107,14 @@ public final class Linear implements Layer<Linear.Cache> {
     @Override
     public Cache forward(INDArray input, Arena arena) {
         long n = Tensors.rowsOf("input", input, type, in, 2);
-        INDArray x = Tensors.rows(input, n, in); // [N, in]
+        INDArray x = Tensors.rows(input, n, in, arena); // [N, in]
         long[] shape = input.shape().clone();
         shape[shape.length - 1] = out;
         INDArray y = arena.get(type, shape); // [..., out]
-        INDArray y2 = y.reshape('c', n, out); // [N, out] view
-        Nd4j.gemm(x, weight.value(), y2, false, false, 1.0, 0.0);
-        Nd4j.exec(new BroadcastAddOp(y2, bias.value(), y2, 1));
+        INDArray y2 = shape.length == 2 ? y : arena.view(y, n, out); // [N, out] view
+        // y = 1 b (row copies from the host, no ND4J op), then y += x W (gemm with beta 1)
+        fillRows(y2, bias.value(), Math.toIntExact(n), arena);
+        Nd4j.gemm(x, weight.value(), y2, false, false, 1.0, 1.0);
         return new Cache(x, y);
     }
 
@@ -125,22 +129,50 @@ public final class Linear implements Layer<Linear.Cache> {
         Tensors.sameAs("dOut", dOut, cache.output());
         INDArray x = cache.inputRows(); // [N, in]
         long n = x.size(0);
-        INDArray dy = Tensors.rows(dOut, n, out); // [N, out]
+        INDArray dy = Tensors.rows(dOut, n, out, arena); // [N, out]
         // y = x W  ->  dW += x^T dy
         Nd4j.gemm(x, dy, weight.grad(), true, false, 1.0, 1.0);
         // y += 1 b  ->  db += 1^T dy
         INDArray ones = arena.get(type, 1, n);
-        Vec o = Vec.of(ones);
-        for (int i = 0; i < n; i++) {
-            o.set(i, 1.0);
-        }
-        Nd4j.gemm(ones, dy, bias.grad().reshape('c', 1, out), false, false, 1.0, 1.0);
+        fillOnes(ones, Math.toIntExact(n), arena);
+        Nd4j.gemm(ones, dy, arena.view(bias.grad(), 1, out), false, false, 1.0, 1.0);
         // y = x W  ->  dx = dy W^T
         long[] shape = dOut.shape().clone();
         shape[shape.length - 1] = in;
         INDArray dx = arena.get(type, shape);
-        Nd4j.gemm(dy, weight.value(), dx.reshape('c', n, in), false, true, 1.0, 0.0);
+        Nd4j.gemm(dy, weight.value(), shape.length == 2 ? dx : arena.view(dx, n, in), false, true, 1.0, 0.0);
         return dx;
+    }
+
+    /** Every row of {@code y2} [n, out] := {@code b} [out], by bulk host copies. */
+    private void fillRows(INDArray y2, INDArray b, int n, Arena arena) {
+        if (type == DataType.FLOAT) {
+            float[] row = Host.floats(b, arena);
+            FloatBuffer buf = ((FloatPointer) y2.data().pointer()).asBuffer();
+            int off = Math.toIntExact(y2.offset());
+            for (int r = 0; r < n; r++) {
+                buf.put(off + r * out, row, 0, out);
+            }
+        } else {
+            double[] row = Host.doubles(b, arena);
+            DoubleBuffer buf = ((DoublePointer) y2.data().pointer()).asBuffer();
+            int off = Math.toIntExact(y2.offset());
+            for (int r = 0; r < n; r++) {
+                buf.put(off + r * out, row, 0, out);
+            }
+        }
+    }
+
+    private void fillOnes(INDArray ones, int n, Arena arena) {
+        if (type == DataType.FLOAT) {
+            float[] o = arena.floats(n);
+            java.util.Arrays.fill(o, 1f);
+            Host.write(o, ones);
+        } else {
+            double[] o = arena.doubles(n);
+            java.util.Arrays.fill(o, 1.0);
+            Host.write(o, ones);
+        }
     }
 
     @Override

@@ -62,9 +62,9 @@ final class Tensors {
     }
 
     /** A [rows, width] view of contiguous {@code a} (copying first only if {@code a} is not contiguous). */
-    static INDArray rows(INDArray a, long rows, long width) {
+    static INDArray rows(INDArray a, long rows, long width, Arena arena) {
         INDArray c = contiguous(a);
-        return c.rank() == 2 && c.size(0) == rows ? c : c.reshape('c', rows, width);
+        return c.rank() == 2 && c.size(0) == rows ? c : arena.view(c, rows, width);
     }
 
     /** {@code out = a + b} elementwise (same shapes), returns out. */

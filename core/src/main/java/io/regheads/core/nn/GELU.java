@@ -10,7 +10,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Gaussian error linear unit, elementwise, in one of two documented forms:
  * <ul>
  *   <li>{@link Form#TANH} (default, GPT-2 / llm.c): {@code y = 0.5 x (1 + tanh(u))}, {@code u = sqrt(2/pi) (x +
- *       0.044715 x^3)}; {@code dy/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2)}, t = tanh(u).
+ *       0.044715 x^3)}; {@code dy/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2)},
+ *       t = tanh(u).
  *       PyTorch: {@code nn.GELU(approximate="tanh")}. Differs from the exact form by at most 4.8e-4 (grid on [-6, 6]).</li>
  *   <li>{@link Form#ERF} (exact): {@code y = x Phi(x)}, Phi the standard normal CDF; {@code dy/dx = Phi(x) + x
  *       phi(x)}. PyTorch: {@code nn.GELU()}.</li>

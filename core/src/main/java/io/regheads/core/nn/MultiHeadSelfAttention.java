@@ -26,9 +26,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * The mask is {@code [T, T]} (shared) or {@code [B, T, T]}, added to the scaled scores; -inf removes a pair; NaN and
  * +inf are rejected. A row whose every allowed score is -inf has no softmax and raises an exception.
  *
- * <p>Two kernels compute the same thing ({@link Kernel}): a plain-Java loop over the host buffers (no ND4J dispatch,
- * the fast CPU path for small T) and an ND4J-ops path (batched {@code Nd4j.matmul}, ND4J softmax; portable to the
- * CUDA backend, allocates per call). {@link Kernel#AUTO} picks JAVA when T <= {@value #JAVA_MAX_T}. Tests assert
+ * <p>Two kernels compute the same thing ({@link Kernel}): a plain-Java loop over host copies in arena scratch
+ * arrays (no ND4J dispatch; the fast CPU path for small T) and an ND4J-ops path (batched {@code Nd4j.matmul}, ND4J
+ * softmax; portable to the CUDA backend, allocates per call). {@link Kernel#AUTO} picks JAVA when T <= {@value #JAVA_MAX_T}. Tests assert
  * both agree. Backward, per row t: {@code dP = dA_t . v_u}, {@code dS = P (dP - sum_u P dP)}, {@code dq_t = dS k /
  * sqrt(dh)}, {@code dk_u += dS q_t / sqrt(dh)}, {@code dv_u += P dA_t}; the mask gets no gradient.
  *

@@ -9,8 +9,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Flat element access to the host memory of a c-ordered, contiguous FLOAT or DOUBLE array, for the plain-Java
- * kernels of this package (layer norm, GELU, ReLU, small-T attention). Arithmetic is done in double; a float
- * array is read and written through float conversions.
+ * code paths of this package that touch few elements or run rarely (embedding gather/scatter, the exact GELU,
+ * small gradient accumulations, mask checks); the hot kernels use {@link Host} copies into Java arrays instead,
+ * which the JIT vectorises. Arithmetic is done in double; a float array is read and written through float
+ * conversions.
  *
  * <p>Index {@code i} is the flat c-order index into the array (the view's own offset is applied). Only two
  * final implementations exist, so call sites stay at most bimorphic and inline. A {@code Vec} is a short-lived

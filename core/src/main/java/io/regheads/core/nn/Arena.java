@@ -124,7 +124,8 @@ public final class Arena {
      * names the same {@code base} object and shape as the i-th call before, the same view object is returned, so a
      * steady training loop builds no new shape descriptors (a reshape costs about as much as a small ND4J op).
      * {@code base} must be c-ordered and contiguous; the view shares its memory. Views are not counted by
-     * {@link #size()} (they hold no memory of their own). Added to the original contract; backward compatible.
+     * {@link #size()} (they hold no memory of their own, but keep {@code base} reachable until their slot is
+     * replaced). Added to the original contract; backward compatible.
      */
     public INDArray view(INDArray base, long... shape) {
         if (!reuse) {

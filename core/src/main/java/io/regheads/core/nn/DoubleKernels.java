@@ -2,8 +2,8 @@ package io.regheads.core.nn;
 
 /**
  * The kernels of {@link FloatKernels} over {@code double[]} host copies (DOUBLE layers, gradient checks). Generated
- * from FloatKernels.java by the sed command given there (array types float[] to double[], store casts removed);
- * keep the two in step. Stateless.
+ * from FloatKernels.java by the sed command given there (casts removed, float made double); keep the two in step.
+ * Stateless.
  */
 final class DoubleKernels {
     private DoubleKernels() {}
@@ -82,7 +82,7 @@ final class DoubleKernels {
 
     /**
      * Causal attention core. qkv [B, T, 3d] (q | k | v), mask null / [T, T] / [B, T, T]; writes probs [B, H, T, T]
-     * (zero above the diagonal) and a [B, T, d].
+     * (zero above the diagonal) and a [B, T, d]. Scores and softmax in double; the value sums in the array type.
      *
      * @throws IllegalArgumentException when a row has no finite score
      */
@@ -92,6 +92,7 @@ final class DoubleKernels {
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
         double[] s = new double[t];
+        double[] acc = new double[dh];
         for (int bi = 0; bi < b; bi++) {
             int base = bi * t * row;
             int mBase = perExample ? bi * t * t : 0;
@@ -104,17 +105,14 @@ final class DoubleKernels {
                     double max = Double.NEGATIVE_INFINITY;
                     int qi = base + ti * row + qo;
                     for (int u = 0; u <= ti; u++) {
-                        int ki = base + u * row + ko;
-                        double dot = 0;
-                        for (int e = 0; e < dh; e++) {
-                            dot += qkv[qi + e] * qkv[ki + e];
-                        }
-                        double sc = dot * scale;
+                        double sc = dot(qkv, qi, qkv, base + u * row + ko, dh) * scale;
                         if (mask != null) {
                             sc += mask[mBase + ti * t + u];
                         }
                         s[u] = sc;
-                        max = Math.max(max, sc);
+                        if (sc > max) {
+                            max = sc;
+                        }
                     }
                     if (max == Double.NEGATIVE_INFINITY) {
                         throw new IllegalArgumentException("mask must leave at least one finite score per row, "
@@ -125,21 +123,20 @@ final class DoubleKernels {
                         s[u] = Math.exp(s[u] - max);
                         z += s[u];
                     }
+                    double iz = 1 / z;
                     int pr = pBase + ti * t;
                     for (int u = 0; u < t; u++) {
-                        probs[pr + u] = (u <= ti ? s[u] / z : 0.0);
+                        probs[pr + u] = u <= ti ? (s[u] * iz) : 0;
                     }
-                    int ai = (bi * t + ti) * d + qo;
-                    for (int e = 0; e < dh; e++) {
-                        a[ai + e] = 0;
-                    }
+                    java.util.Arrays.fill(acc, 0);
                     for (int u = 0; u <= ti; u++) {
                         double p = probs[pr + u];
                         int vi = base + u * row + vo;
                         for (int e = 0; e < dh; e++) {
-                            a[ai + e] = (a[ai + e] + p * qkv[vi + e]);
+                            acc[e] += p * qkv[vi + e];
                         }
                     }
+                    System.arraycopy(acc, 0, a, (bi * t + ti) * d + qo, dh);
                 }
             }
         }
@@ -167,27 +164,50 @@ final class DoubleKernels {
                     for (int u = 0; u <= ti; u++) {
                         int vi = base + u * row + vo;
                         double pu = probs[pr + u];
-                        double acc = 0;
+                        double g = dot(dA, gi, qkv, vi, dh);
                         for (int e = 0; e < dh; e++) {
-                            acc += dA[gi + e] * qkv[vi + e];
                             // a_t = sum_u P[t,u] v_u  ->  dv_u += P[t,u] dA_t
-                            dQkv[vi + e] = (dQkv[vi + e] + pu * dA[gi + e]);
+                            dQkv[vi + e] += pu * dA[gi + e];
                         }
-                        dp[u] = acc;
-                        dot += pu * acc;
+                        dp[u] = g;
+                        dot += pu * g;
                     }
                     int qi = base + ti * row + qo;
                     for (int u = 0; u <= ti; u++) {
                         // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
-                        double ds = probs[pr + u] * (dp[u] - dot) * scale;
+                        double ds = (probs[pr + u] * (dp[u] - dot) * scale);
                         int ki = base + u * row + ko;
                         for (int e = 0; e < dh; e++) {
-                            dQkv[qi + e] = (dQkv[qi + e] + ds * qkv[ki + e]);
-                            dQkv[ki + e] = (dQkv[ki + e] + ds * qkv[qi + e]);
+                            dQkv[qi + e] += ds * qkv[ki + e];
+                        }
+                        for (int e = 0; e < dh; e++) {
+                            dQkv[ki + e] += ds * qkv[qi + e];
                         }
                     }
                 }
             }
         }
+    }
+
+    /**
+     * sum_e x[i + e] y[j + e] for e < n, with four independent partial sums (the single-accumulator loop is bound by
+     * the add latency at these lengths).
+     */
+    static double dot(double[] x, int i, double[] y, int j, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            s0 += x[i + e] * (double) y[j + e];
+            s1 += x[i + e + 1] * (double) y[j + e + 1];
+            s2 += x[i + e + 2] * (double) y[j + e + 2];
+            s3 += x[i + e + 3] * (double) y[j + e + 3];
+        }
+        for (; e < n; e++) {
+            s0 += x[i + e] * (double) y[j + e];
+        }
+        return (s0 + s1) + (s2 + s3);
     }
 }

@@ -1,11 +1,11 @@
 package io.regheads.core.nn;
 
 /**
- * Plain-Java kernels over {@code float[]} host copies (FLOAT layers). Accumulations (means, variances, dot
- * products, softmax sums) are done in double. {@link DoubleKernels} is this file with {@code float[]} replaced by
- * {@code double[]} and the {@code (float)} store casts removed ({@code sed -e 's/float\[\]/double[]/g' -e 's/(float)
- * //g' -e 's/FloatKernels/DoubleKernels/g'}); keep the two in step. Both are tested against naive references and
- * against each other. Stateless.
+ * Plain-Java kernels over {@code float[]} host copies (FLOAT layers). Reductions (means, variances, dot products,
+ * softmax sums) accumulate in double; elementwise updates stay in float so the JIT can vectorise them. {@link
+ * DoubleKernels} is this file with the {@code (float)} casts removed and every {@code float} made {@code double}
+ * ({@code sed -e 's/(float) //g' -e 's/float/double/g' -e 's/FloatKernels/DoubleKernels/g'}, then the class comment
+ * replaced); keep the two in step. Both are tested against naive references and against each other. Stateless.
  */
 final class FloatKernels {
     private FloatKernels() {}
@@ -84,7 +84,7 @@ final class FloatKernels {
 
     /**
      * Causal attention core. qkv [B, T, 3d] (q | k | v), mask null / [T, T] / [B, T, T]; writes probs [B, H, T, T]
-     * (zero above the diagonal) and a [B, T, d].
+     * (zero above the diagonal) and a [B, T, d]. Scores and softmax in double; the value sums in the array type.
      *
      * @throws IllegalArgumentException when a row has no finite score
      */
@@ -94,6 +94,7 @@ final class FloatKernels {
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
         double[] s = new double[t];
+        float[] acc = new float[dh];
         for (int bi = 0; bi < b; bi++) {
             int base = bi * t * row;
             int mBase = perExample ? bi * t * t : 0;
@@ -106,17 +107,14 @@ final class FloatKernels {
                     double max = Double.NEGATIVE_INFINITY;
                     int qi = base + ti * row + qo;
                     for (int u = 0; u <= ti; u++) {
-                        int ki = base + u * row + ko;
-                        double dot = 0;
-                        for (int e = 0; e < dh; e++) {
-                            dot += qkv[qi + e] * qkv[ki + e];
-                        }
-                        double sc = dot * scale;
+                        double sc = dot(qkv, qi, qkv, base + u * row + ko, dh) * scale;
                         if (mask != null) {
                             sc += mask[mBase + ti * t + u];
                         }
                         s[u] = sc;
-                        max = Math.max(max, sc);
+                        if (sc > max) {
+                            max = sc;
+                        }
                     }
                     if (max == Double.NEGATIVE_INFINITY) {
                         throw new IllegalArgumentException("mask must leave at least one finite score per row, "
@@ -127,21 +125,20 @@ final class FloatKernels {
                         s[u] = Math.exp(s[u] - max);
                         z += s[u];
                     }
+                    double iz = 1 / z;
                     int pr = pBase + ti * t;
                     for (int u = 0; u < t; u++) {
-                        probs[pr + u] = (float) (u <= ti ? s[u] / z : 0.0);
+                        probs[pr + u] = u <= ti ? (float) (s[u] * iz) : 0;
                     }
-                    int ai = (bi * t + ti) * d + qo;
-                    for (int e = 0; e < dh; e++) {
-                        a[ai + e] = 0;
-                    }
+                    java.util.Arrays.fill(acc, 0);
                     for (int u = 0; u <= ti; u++) {
-                        double p = probs[pr + u];
+                        float p = probs[pr + u];
                         int vi = base + u * row + vo;
                         for (int e = 0; e < dh; e++) {
-                            a[ai + e] = (float) (a[ai + e] + p * qkv[vi + e]);
+                            acc[e] += p * qkv[vi + e];
                         }
                     }
+                    System.arraycopy(acc, 0, a, (bi * t + ti) * d + qo, dh);
                 }
             }
         }
@@ -168,28 +165,51 @@ final class FloatKernels {
                     double dot = 0;
                     for (int u = 0; u <= ti; u++) {
                         int vi = base + u * row + vo;
-                        double pu = probs[pr + u];
-                        double acc = 0;
+                        float pu = probs[pr + u];
+                        double g = dot(dA, gi, qkv, vi, dh);
                         for (int e = 0; e < dh; e++) {
-                            acc += dA[gi + e] * qkv[vi + e];
                             // a_t = sum_u P[t,u] v_u  ->  dv_u += P[t,u] dA_t
-                            dQkv[vi + e] = (float) (dQkv[vi + e] + pu * dA[gi + e]);
+                            dQkv[vi + e] += pu * dA[gi + e];
                         }
-                        dp[u] = acc;
-                        dot += pu * acc;
+                        dp[u] = g;
+                        dot += pu * g;
                     }
                     int qi = base + ti * row + qo;
                     for (int u = 0; u <= ti; u++) {
                         // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
-                        double ds = probs[pr + u] * (dp[u] - dot) * scale;
+                        float ds = (float) (probs[pr + u] * (dp[u] - dot) * scale);
                         int ki = base + u * row + ko;
                         for (int e = 0; e < dh; e++) {
-                            dQkv[qi + e] = (float) (dQkv[qi + e] + ds * qkv[ki + e]);
-                            dQkv[ki + e] = (float) (dQkv[ki + e] + ds * qkv[qi + e]);
+                            dQkv[qi + e] += ds * qkv[ki + e];
+                        }
+                        for (int e = 0; e < dh; e++) {
+                            dQkv[ki + e] += ds * qkv[qi + e];
                         }
                     }
                 }
             }
         }
+    }
+
+    /**
+     * sum_e x[i + e] y[j + e] for e < n, with four independent partial sums (the single-accumulator loop is bound by
+     * the add latency at these lengths).
+     */
+    static double dot(float[] x, int i, float[] y, int j, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            s0 += x[i + e] * (double) y[j + e];
+            s1 += x[i + e + 1] * (double) y[j + e + 1];
+            s2 += x[i + e + 2] * (double) y[j + e + 2];
+            s3 += x[i + e + 3] * (double) y[j + e + 3];
+        }
+        for (; e < n; e++) {
+            s0 += x[i + e] * (double) y[j + e];
+        }
+        return (s0 + s1) + (s2 + s3);
     }
 }

@@ -200,13 +200,18 @@ final class DoubleKernels {
         double s3 = 0;
         int e = 0;
         for (; e + 3 < n; e += 4) {
-            s0 += x[i + e] * (double) y[j + e];
-            s1 += x[i + e + 1] * (double) y[j + e + 1];
-            s2 += x[i + e + 2] * (double) y[j + e + 2];
-            s3 += x[i + e + 3] * (double) y[j + e + 3];
+            double x0 = x[i + e];
+            double x1 = x[i + e + 1];
+            double x2 = x[i + e + 2];
+            double x3 = x[i + e + 3];
+            s0 += x0 * y[j + e];
+            s1 += x1 * y[j + e + 1];
+            s2 += x2 * y[j + e + 2];
+            s3 += x3 * y[j + e + 3];
         }
         for (; e < n; e++) {
-            s0 += x[i + e] * (double) y[j + e];
+            double x0 = x[i + e];
+            s0 += x0 * y[j + e];
         }
         return (s0 + s1) + (s2 + s3);
     }

@@ -97,7 +97,7 @@ class ActivationsTest {
     @Test
     void rejectsBadInputs() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new GELU().forward(Nd4j.zeros(DataType.INT, 3), Arena.none()));
+                () -> new GELU().forward(Nd4j.zeros(DataType.INT32, 3), Arena.none()));
         assertEquals("input must be FLOAT or DOUBLE, got INT", e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> new ReLU().forward(Nd4j.zeros(DataType.FLOAT, 0), Arena.none()));

@@ -128,7 +128,7 @@ class LinearTest {
         assertEquals("dOut must have shape [4, 2] (the forward output), got [4, 3]", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> new Linear(0, 2, DataType.FLOAT, 1L));
         assertEquals("in must be >= 1, got 0", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> new Linear(2, 2, DataType.INT, 1L));
+        e = assertThrows(IllegalArgumentException.class, () -> new Linear(2, 2, DataType.INT32, 1L));
         assertEquals("type must be FLOAT or DOUBLE, got INT", e.getMessage());
     }
 

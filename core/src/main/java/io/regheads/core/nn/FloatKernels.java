@@ -30,21 +30,14 @@ final class FloatKernels {
         int n = x.length / d;
         for (int r = 0; r < n; r++) {
             int o = r * d;
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += x[o + j];
-            }
-            m /= d;
-            double v = 0;
-            for (int j = 0; j < d; j++) {
-                double c = x[o + j] - m;
-                v += c * c;
-            }
-            double s = 1.0 / Math.sqrt(v / d + eps);
+            double m = sum(x, o, d) / d;
+            double s = 1.0 / Math.sqrt(squaredDeviations(x, o, d, m) / d + eps);
             mean[r] = (float) m;
             rstd[r] = (float) s;
+            float mf = (float) m;
+            float sf = (float) s;
             for (int j = 0; j < d; j++) {
-                y[o + j] = (float) ((x[o + j] - m) * s * gain[j] + bias[j]);
+                y[o + j] = (x[o + j] - mf) * sf * gain[j] + bias[j];
             }
         }
     }
@@ -56,30 +49,69 @@ final class FloatKernels {
     static void layerNormBackward(float[] x, float[] mean, float[] rstd, float[] gain, float[] dy, float[] dx,
             double[] dGain, double[] dBias, int d) {
         int n = x.length / d;
+        float[] xhat = new float[d];
+        float[] g = new float[d];
         for (int r = 0; r < n; r++) {
             int o = r * d;
-            double m = mean[r];
-            double s = rstd[r];
-            double meanG = 0;
-            double meanGx = 0;
+            float m = mean[r];
+            float s = rstd[r];
             for (int j = 0; j < d; j++) {
-                double xhat = (x[o + j] - m) * s;
-                double g = dy[o + j];
+                xhat[j] = (x[o + j] - m) * s;
                 // y = gain * xhat + bias
-                dGain[j] += g * xhat;
-                dBias[j] += g;
-                double gx = g * gain[j];
-                meanG += gx;
-                meanGx += gx * xhat;
+                dGain[j] += dy[o + j] * xhat[j];
+                dBias[j] += dy[o + j];
+                g[j] = dy[o + j] * gain[j];
             }
-            meanG /= d;
-            meanGx /= d;
+            float meanG = (float) (sum(g, 0, d) / d);
+            float meanGx = (float) (dot(g, 0, xhat, 0, d) / d);
             for (int j = 0; j < d; j++) {
-                double xhat = (x[o + j] - m) * s;
                 // xhat = (x - mu) r  ->  dx = r (g - mean(g) - xhat mean(g xhat)),  g = dy * gain
-                dx[o + j] = (float) (s * (dy[o + j] * gain[j] - meanG - xhat * meanGx));
+                dx[o + j] = s * (g[j] - meanG - xhat[j] * meanGx);
             }
         }
+    }
+
+    /** sum_e x[i + e], e < n, in double with four partial sums. */
+    static double sum(float[] x, int i, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            s0 += x[i + e];
+            s1 += x[i + e + 1];
+            s2 += x[i + e + 2];
+            s3 += x[i + e + 3];
+        }
+        for (; e < n; e++) {
+            s0 += x[i + e];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** sum_e (x[i + e] - m)^2, e < n, in double with four partial sums. */
+    static double squaredDeviations(float[] x, int i, int n, double m) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            double c0 = x[i + e] - m;
+            double c1 = x[i + e + 1] - m;
+            double c2 = x[i + e + 2] - m;
+            double c3 = x[i + e + 3] - m;
+            s0 += c0 * c0;
+            s1 += c1 * c1;
+            s2 += c2 * c2;
+            s3 += c3 * c3;
+        }
+        for (; e < n; e++) {
+            double c0 = x[i + e] - m;
+            s0 += c0 * c0;
+        }
+        return (s0 + s1) + (s2 + s3);
     }
 
     /**

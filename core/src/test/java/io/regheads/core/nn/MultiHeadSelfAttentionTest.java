@@ -82,13 +82,8 @@ class MultiHeadSelfAttentionTest {
         assertTrue(worst < 1e-5, "worst " + worst);
     }
 
-    /**
-     * The key bias has an exactly zero gradient (softmax is invariant to the row constant q . b_k), so its
-     * central difference is pure rounding noise of about 1e-16 |f| / eps = 3e-10: the standard absolute floor of
-     * 1e-8 is raised to 1e-4 here, i.e. gradients below 1e-4 in magnitude must match to 1e-9 absolute.
-     * The zero itself is asserted in {@link #keyBiasGradientIsZero}.
-     */
-    static final GradientCheck.Tolerance ATTENTION_TOLERANCE = new GradientCheck.Tolerance(1e-6, 1e-5, 1e-4);
+    /** See {@link Tolerances#NOISE_FLOORED}; the zero key-bias gradient is asserted in keyBiasGradientIsZero. */
+    static final GradientCheck.Tolerance ATTENTION_TOLERANCE = Tolerances.NOISE_FLOORED;
 
     @ParameterizedTest
     @EnumSource(value = Kernel.class, names = {"JAVA", "ND4J"})

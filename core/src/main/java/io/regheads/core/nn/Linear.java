@@ -122,7 +122,7 @@ public final class Linear implements Layer<Linear.Cache> {
      * Adds {@code x^T dOut} into the weight gradient and the column sums of {@code dOut} into the bias gradient.
      *
      * @param dOut same shape and type as {@code cache.output()}
-     * @return dInput, shape of the forward input's rows reshaped to the forward input's shape
+     * @return dInput, the forward input's shape [..., in]
      */
     @Override
     public INDArray backward(Cache cache, INDArray dOut, Arena arena) {

@@ -41,12 +41,12 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
             Checks.require(d % heads == 0, "heads must divide d = %d, got %d", d, heads);
         }
 
-        /** The paper's small decoder block: d 32, 1 head, ff 128. */
+        /** The paper's small decoder block, as in the PyTorch peer: d 32, 1 head, ff 128. */
         public static Config small() {
             return new Config(32, 1, 128);
         }
 
-        /** The paper's larger decoder block: d 128, 4 heads, ff 512. */
+        /** The paper's larger decoder block: d 128, 4 heads; ff 512 = 4 d (the paper states no ff; 4 d as above). */
         public static Config large() {
             return new Config(128, 4, 512);
         }

@@ -6,11 +6,12 @@ import io.regheads.core.loss.Targets;
 import io.regheads.losses.Losses;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.ops.random.impl.GaussianDistribution;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
@@ -77,10 +78,18 @@ public class NtlOverheadBench extends BenchmarkBase {
         for (int d = 0; d < 10; d++) {
             tokenValues[FIRST_DIGIT + d] = d;
         }
-        // N(0, 2^2) logits as the peer's randn * 2, from a seeded generator (the same array in every fork)
+        // N(0, 2^2) logits as the peer's randn * 2, from a seeded Java generator: the same array in every fork
+        // (ND4J's native Gaussian op gave different arrays per fork even with a seeded Random instance)
         INDArray logits = Nd4j.createUninitialized(DataType.FLOAT, BATCH, POSITIONS, VOCAB);
-        Nd4j.getExecutioner().exec(new GaussianDistribution(logits, 0.0, 2.0),
-                Nd4j.getRandomFactory().getNewRandomInstance(0L));
+        SplittableRandom rng = new SplittableRandom(0);
+        float[] slice = new float[POSITIONS * VOCAB];
+        for (int b = 0; b < BATCH; b++) {
+            for (int i = 0; i < slice.length; i++) {
+                slice[i] = (float) (2.0 * rng.nextGaussian());
+            }
+            logits.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all())
+                    .assign(Nd4j.createFromArray(slice).reshape(POSITIONS, VOCAB));
+        }
         output = new TokenLogits(logits, tokenValues, null);
         gradient = output.zerosLike();
         targets = new Targets.Tokens(tokens, null, BATCH);

@@ -205,6 +205,7 @@ public final class CrossEntropy implements Loss {
             perExample[row / b.positions] += scale * l;
             sum += w * l;
         }
+        b.commit();
         return weight * sum / total;
     }
 

@@ -287,6 +287,7 @@ public final class NumberTokenLoss implements Loss {
             perExample[row / b.positions] += scale * l;
             sum += w * l;
         }
+        b.commit();
         return weight * sum / total;
     }
 

@@ -5,6 +5,8 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Targets;
 import java.util.Arrays;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The checked, resolved view of one token-loss call: logits, gradient and mask as host rows (row = one position,
@@ -17,6 +19,9 @@ final class TokenBatch {
     final int vocab;
     final HostRows logits;
     final HostRows gradient;
+    /** The caller's gradient array, and the contiguous array the loops write (the same unless it was not). */
+    private final INDArray gradientTarget;
+    private final INDArray gradientWork;
     /** Null when every token is valid. */
     final HostRows mask;
     final int[] tokens;
@@ -33,9 +38,11 @@ final class TokenBatch {
         this.batch = out.batchSize();
         this.positions = out.positions();
         this.vocab = out.vocabularySize();
-        this.logits = HostRows.of("logits", out.logits(), false);
-        this.gradient = HostRows.of("gradient logits", grad.logits(), true);
-        this.mask = out.validMask() == null ? null : HostRows.of("validMask", out.validMask(), false);
+        this.logits = HostRows.of("logits", readable(out.logits(), false), false);
+        this.gradientTarget = grad.logits();
+        this.gradientWork = contiguous(gradientTarget) ? gradientTarget : gradientTarget.dup('c');
+        this.gradient = HostRows.of("gradient logits", gradientWork, true);
+        this.mask = out.validMask() == null ? null : HostRows.of("validMask", readable(out.validMask(), true), false);
         this.tokens = tgt.tokens();
         this.labelValues = tgt.values();
         this.tokenValues = out.tokenValues();
@@ -108,6 +115,36 @@ final class TokenBatch {
             }
         }
         return new TokenBatch(out, tgt, grad, positionWeights);
+    }
+
+    /**
+     * An input array as the host loops read it: c-ordered and contiguous (else a copy), and for a mask FLOAT or
+     * DOUBLE (a BOOL/INT/... mask is cast to FLOAT once per call). Logits of another type are rejected by {@link
+     * HostRows#of}.
+     */
+    private static INDArray readable(INDArray array, boolean isMask) {
+        INDArray a = array;
+        if (isMask && a.dataType() != DataType.FLOAT && a.dataType() != DataType.DOUBLE) {
+            a = a.castTo(DataType.FLOAT);
+        }
+        if (!contiguous(a)) {
+            a = a.dup('c');
+        }
+        return a;
+    }
+
+    private static boolean contiguous(INDArray a) {
+        return a.ordering() == 'c' && a.elementWiseStride() == 1;
+    }
+
+    /**
+     * Makes the gradient visible in the caller's array: a no-op for a contiguous c-order gradient (written in
+     * place); otherwise copies the work array back (one extra full-size array for such callers).
+     */
+    void commit() {
+        if (gradientWork != gradientTarget) {
+            gradientTarget.assign(gradientWork);
+        }
     }
 
     /** The token target at {@code row}, or {@link Targets#IGNORE}. */

@@ -188,6 +188,29 @@ class TokenLossTest {
     }
 
     @Test
+    void anyMaskTypeAndNonContiguousLogitsGiveTheSameResult() {
+        double[][][] z = logits(17);
+        Loss loss = Losses.ce().plus(0.3, Losses.ntlWasCdf());
+        TokenLogits reference = output(z, true, DataType.DOUBLE);
+        LossValue expected = loss.evaluate(reference, targets(true));
+        INDArray fOrder = Nd4j.create(DataType.DOUBLE, new long[] {B, T, V}, 'f').assign(reference.logits());
+        for (TokenLogits variant : List.of(
+                new TokenLogits(reference.logits(), TOKEN_VALUES, maskArray(mask(), DataType.BOOL)),
+                new TokenLogits(reference.logits(), TOKEN_VALUES, maskArray(mask(), DataType.INT)),
+                new TokenLogits(fOrder, TOKEN_VALUES, reference.validMask()))) {
+            LossValue got = loss.evaluate(variant, targets(true));
+            assertEquals(expected.value(), got.value(), 0.0);
+            INDArray g = ((TokenLogits) got.gradient()).logits().dup('c');
+            assertTrue(g.equals(((TokenLogits) expected.gradient()).logits()), "same gradient");
+        }
+        // a gradient buffer that is not c-order is accumulated through a copy: added into, not overwritten
+        INDArray fGrad = Nd4j.create(DataType.DOUBLE, new long[] {B, T, V}, 'f').assign(1.0);
+        loss.accumulate(reference, targets(true), 1.0, new TokenLogits(fGrad, TOKEN_VALUES, null), new double[B]);
+        assertTrue(fGrad.sub(1.0).equalsWithEps(((TokenLogits) expected.gradient()).logits(), 1e-15),
+                "added into the f-order buffer");
+    }
+
+    @Test
     void viewsAndChunkedBuffersReadTheRightElements() {
         INDArray big = Nd4j.createFromArray(logits(16)).reshape(B * T, V); // [6, 8]
         INDArray view = big.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(2, 6),

@@ -58,8 +58,11 @@ public class NtlOverheadBench extends BenchmarkBase {
     private Loss loss;
     private double[] perExample;
 
-    @Setup(Level.Trial)
-    public void setUp() {
+    /** The peer's data: logits, a gradient buffer, targets; built once per fork. */
+    record Fixture(TokenLogits output, TokenLogits gradient, Targets.Tokens targets, int digitPositions) {}
+
+    /** Builds the fixture and prints the peer's sanity line (NTL-WAS == NTL-WAS-CDF, NTL-MSE). */
+    static Fixture fixture(String label) {
         Random r = new Random(0);
         int n = BATCH * POSITIONS;
         int[] tokens = new int[n];
@@ -80,7 +83,7 @@ public class NtlOverheadBench extends BenchmarkBase {
         }
         // N(0, 2^2) logits as the peer's randn * 2, from a seeded Java generator: the same array in every fork
         // (ND4J's native Gaussian op gave different arrays per fork even with a seeded Random instance)
-        INDArray logits = Nd4j.createUninitialized(DataType.FLOAT, BATCH, POSITIONS, VOCAB);
+        INDArray logits = Nd4j.createUninitialized(DataType.FLOAT, BATCH, POSITIONS, VOCAB); // [B, T, V]
         SplittableRandom rng = new SplittableRandom(0);
         float[] slice = new float[POSITIONS * VOCAB];
         for (int b = 0; b < BATCH; b++) {
@@ -90,20 +93,9 @@ public class NtlOverheadBench extends BenchmarkBase {
             logits.get(NDArrayIndex.point(b), NDArrayIndex.all(), NDArrayIndex.all())
                     .assign(Nd4j.createFromArray(slice).reshape(POSITIONS, VOCAB));
         }
-        output = new TokenLogits(logits, tokenValues, null);
-        gradient = output.zerosLike();
-        targets = new Targets.Tokens(tokens, null, BATCH);
-        perExample = new double[BATCH];
-        loss = switch (variant) {
-            case "ce" -> Losses.ce();
-            case "ce+ntl-mse" -> Losses.ce().plus(LAMBDA, Losses.ntlMse());
-            case "ce+ntl-was" -> Losses.ce().plus(LAMBDA, Losses.ntlWas());
-            case "ce+ntl-was-cdf" -> Losses.ce().plus(LAMBDA, Losses.ntlWasCdf());
-            case "ntl-mse" -> Losses.ntlMse().times(LAMBDA);
-            case "ntl-was" -> Losses.ntlWas().times(LAMBDA);
-            case "ntl-was-cdf" -> Losses.ntlWasCdf().times(LAMBDA);
-            default -> throw new IllegalArgumentException("variant must be one of the @Param values, got " + variant);
-        };
+        TokenLogits output = new TokenLogits(logits, tokenValues, null);
+        TokenLogits gradient = output.zerosLike(); // [B, T, V]
+        Targets.Tokens targets = new Targets.Tokens(tokens, null, BATCH);
         // sanity, as the peer prints it: NTL-WAS == NTL-WAS-CDF on one-hot digit labels
         double was = Losses.ntlWas().accumulate(output, targets, 1.0, gradient, new double[BATCH]);
         double cdf = Losses.ntlWasCdf().accumulate(output, targets, 1.0, gradient, new double[BATCH]);
@@ -113,8 +105,33 @@ public class NtlOverheadBench extends BenchmarkBase {
             throw new IllegalStateException("NTL-WAS " + was + " != NTL-WAS-CDF " + cdf);
         }
         System.out.printf("%n[setup] %s: logits %dx%dx%d %s, %d/%d digit positions (%.1f%%), lambda %.1f; "
-                        + "NTL-WAS %.6f == NTL-WAS-CDF %.6f; NTL-MSE %.6f%n", variant, BATCH, POSITIONS, VOCAB,
+                        + "NTL-WAS %.6f == NTL-WAS-CDF %.6f; NTL-MSE %.6f%n", label, BATCH, POSITIONS, VOCAB,
                 logits.dataType(), digits, n, 100.0 * digits / n, LAMBDA, was, cdf, mse);
+        return new Fixture(output, gradient, targets, digits);
+    }
+
+    /** The loss of a variant name. */
+    static Loss loss(String variant) {
+        return switch (variant) {
+            case "ce" -> Losses.ce();
+            case "ce+ntl-mse" -> Losses.ce().plus(LAMBDA, Losses.ntlMse());
+            case "ce+ntl-was" -> Losses.ce().plus(LAMBDA, Losses.ntlWas());
+            case "ce+ntl-was-cdf" -> Losses.ce().plus(LAMBDA, Losses.ntlWasCdf());
+            case "ntl-mse" -> Losses.ntlMse().times(LAMBDA);
+            case "ntl-was" -> Losses.ntlWas().times(LAMBDA);
+            case "ntl-was-cdf" -> Losses.ntlWasCdf().times(LAMBDA);
+            default -> throw new IllegalArgumentException("variant must be one of the @Param values, got " + variant);
+        };
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Fixture f = fixture(variant);
+        output = f.output();
+        gradient = f.gradient();
+        targets = f.targets();
+        perExample = new double[BATCH];
+        loss = loss(variant);
     }
 
     @TearDown(Level.Trial)

@@ -23,7 +23,13 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class Arena {
     private final boolean reuse;
     private final List<INDArray> slots = new ArrayList<>();
+    private final List<float[]> floatSlots = new ArrayList<>();
+    private final List<double[]> doubleSlots = new ArrayList<>();
+    private final List<INDArray[]> viewSlots = new ArrayList<>();
     private int next;
+    private int nextView;
+    private int nextFloat;
+    private int nextDouble;
 
     private Arena(boolean reuse) {
         this.reuse = reuse;
@@ -42,6 +48,9 @@ public final class Arena {
     /** Starts a new pass: buffers handed out before are recycled by the following {@link #get} calls. */
     public void reset() {
         next = 0;
+        nextFloat = 0;
+        nextDouble = 0;
+        nextView = 0;
     }
 
     /** A c-ordered array of the given type and shape with unspecified contents. */
@@ -70,8 +79,76 @@ public final class Arena {
         return get(type, shape).assign(0);
     }
 
-    /** Number of buffers held (for tests and diagnostics). */
+    /**
+     * A Java {@code float[]} of exactly {@code length} elements with unspecified contents: host scratch for plain-Java
+     * kernels, recycled across {@link #reset()} like {@link #get} (the i-th call after a reset returns the i-th
+     * array if its length agrees). Added to the original contract; backward compatible.
+     */
+    public float[] floats(int length) {
+        if (!reuse) {
+            return new float[length];
+        }
+        if (nextFloat < floatSlots.size() && floatSlots.get(nextFloat).length == length) {
+            return floatSlots.get(nextFloat++);
+        }
+        float[] fresh = new float[length];
+        if (nextFloat < floatSlots.size()) {
+            floatSlots.set(nextFloat++, fresh);
+        } else {
+            floatSlots.add(fresh);
+            nextFloat++;
+        }
+        return fresh;
+    }
+
+    /** As {@link #floats} for {@code double[]}. */
+    public double[] doubles(int length) {
+        if (!reuse) {
+            return new double[length];
+        }
+        if (nextDouble < doubleSlots.size() && doubleSlots.get(nextDouble).length == length) {
+            return doubleSlots.get(nextDouble++);
+        }
+        double[] fresh = new double[length];
+        if (nextDouble < doubleSlots.size()) {
+            doubleSlots.set(nextDouble++, fresh);
+        } else {
+            doubleSlots.add(fresh);
+            nextDouble++;
+        }
+        return fresh;
+    }
+
+    /**
+     * {@code base.reshape('c', shape)}, remembered by position like {@link #get}: when the i-th call after a reset
+     * names the same {@code base} object and shape as the i-th call before, the same view object is returned, so a
+     * steady training loop builds no new shape descriptors (a reshape costs about as much as a small ND4J op).
+     * {@code base} must be c-ordered and contiguous; the view shares its memory. Views are not counted by
+     * {@link #size()} (they hold no memory of their own, but keep {@code base} reachable until their slot is
+     * replaced). Added to the original contract; backward compatible.
+     */
+    public INDArray view(INDArray base, long... shape) {
+        if (!reuse) {
+            return base.reshape('c', shape);
+        }
+        if (nextView < viewSlots.size()) {
+            INDArray[] pair = viewSlots.get(nextView);
+            if (pair[0] == base && Arrays.equals(pair[1].shape(), shape)) {
+                nextView++;
+                return pair[1];
+            }
+            INDArray v = base.reshape('c', shape);
+            viewSlots.set(nextView++, new INDArray[] {base, v});
+            return v;
+        }
+        INDArray v = base.reshape('c', shape);
+        viewSlots.add(new INDArray[] {base, v});
+        nextView++;
+        return v;
+    }
+
+    /** Number of buffers held, arrays from {@link #get} and host arrays from {@link #floats}/{@link #doubles}. */
     public int size() {
-        return slots.size();
+        return slots.size() + floatSlots.size() + doubleSlots.size();
     }
 }

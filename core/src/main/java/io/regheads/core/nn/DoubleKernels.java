@@ -1,0 +1,250 @@
+package io.regheads.core.nn;
+
+/**
+ * The kernels of {@link FloatKernels} over {@code double[]} host copies (DOUBLE layers, gradient checks). Generated
+ * from FloatKernels.java by the sed command given there (casts removed, float made double); keep the two in step.
+ * Stateless.
+ */
+final class DoubleKernels {
+    private DoubleKernels() {}
+
+    /** y = max(x, 0). */
+    static void relu(double[] x, double[] y) {
+        for (int i = 0; i < x.length; i++) {
+            y[i] = x[i] > 0 ? x[i] : 0;
+        }
+    }
+
+    /** dx = dy * 1[y > 0]. */
+    static void reluBackward(double[] y, double[] dy, double[] dx) {
+        for (int i = 0; i < y.length; i++) {
+            dx[i] = y[i] > 0 ? dy[i] : 0;
+        }
+    }
+
+    /** Layer norm over rows of width d; writes y, per-row mean and rstd. */
+    static void layerNorm(double[] x, double[] gain, double[] bias, double[] y, double[] mean, double[] rstd, int d,
+            double eps) {
+        int n = x.length / d;
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = sum(x, o, d) / d;
+            double s = 1.0 / Math.sqrt(squaredDeviations(x, o, d, m) / d + eps);
+            mean[r] = m;
+            rstd[r] = s;
+            double mf = m;
+            double sf = s;
+            for (int j = 0; j < d; j++) {
+                y[o + j] = (x[o + j] - mf) * sf * gain[j] + bias[j];
+            }
+        }
+    }
+
+    /**
+     * Layer-norm backward: writes dx; adds into dGain, dBias (double accumulators of length d). Uses the stored
+     * mean and rstd.
+     */
+    static void layerNormBackward(double[] x, double[] mean, double[] rstd, double[] gain, double[] dy, double[] dx,
+            double[] dGain, double[] dBias, int d) {
+        int n = x.length / d;
+        double[] xhat = new double[d];
+        double[] g = new double[d];
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = mean[r];
+            double s = rstd[r];
+            for (int j = 0; j < d; j++) {
+                xhat[j] = (x[o + j] - m) * s;
+                // y = gain * xhat + bias
+                dGain[j] += dy[o + j] * xhat[j];
+                dBias[j] += dy[o + j];
+                g[j] = dy[o + j] * gain[j];
+            }
+            double meanG = (sum(g, 0, d) / d);
+            double meanGx = (dot(g, 0, xhat, 0, d) / d);
+            for (int j = 0; j < d; j++) {
+                // xhat = (x - mu) r  ->  dx = r (g - mean(g) - xhat mean(g xhat)),  g = dy * gain
+                dx[o + j] = s * (g[j] - meanG - xhat[j] * meanGx);
+            }
+        }
+    }
+
+    /** sum_e x[i + e], e < n, in double with four partial sums. */
+    static double sum(double[] x, int i, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            s0 += x[i + e];
+            s1 += x[i + e + 1];
+            s2 += x[i + e + 2];
+            s3 += x[i + e + 3];
+        }
+        for (; e < n; e++) {
+            s0 += x[i + e];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** sum_e (x[i + e] - m)^2, e < n, in double with four partial sums. */
+    static double squaredDeviations(double[] x, int i, int n, double m) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            double c0 = x[i + e] - m;
+            double c1 = x[i + e + 1] - m;
+            double c2 = x[i + e + 2] - m;
+            double c3 = x[i + e + 3] - m;
+            s0 += c0 * c0;
+            s1 += c1 * c1;
+            s2 += c2 * c2;
+            s3 += c3 * c3;
+        }
+        for (; e < n; e++) {
+            double c0 = x[i + e] - m;
+            s0 += c0 * c0;
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /**
+     * Causal attention core. qkv [B, T, 3d] (q | k | v), mask null / [T, T] / [B, T, T]; writes probs [B, H, T, T]
+     * (zero above the diagonal) and a [B, T, d]. Scores and softmax in double; the value sums in the array type.
+     *
+     * @throws IllegalArgumentException when a row has no finite score
+     */
+    static void attention(double[] qkv, double[] mask, boolean perExample, double[] probs, double[] a, int b, int t,
+            int d, int heads) {
+        int dh = d / heads;
+        double scale = 1.0 / Math.sqrt(dh);
+        int row = 3 * d;
+        double[] s = new double[t];
+        double[] acc = new double[dh];
+        for (int bi = 0; bi < b; bi++) {
+            int base = bi * t * row;
+            int mBase = perExample ? bi * t * t : 0;
+            for (int h = 0; h < heads; h++) {
+                int qo = h * dh;
+                int ko = d + h * dh;
+                int vo = 2 * d + h * dh;
+                int pBase = (bi * heads + h) * t * t;
+                for (int ti = 0; ti < t; ti++) {
+                    double max = Double.NEGATIVE_INFINITY;
+                    int qi = base + ti * row + qo;
+                    for (int u = 0; u <= ti; u++) {
+                        double sc = dot(qkv, qi, qkv, base + u * row + ko, dh) * scale;
+                        if (mask != null) {
+                            sc += mask[mBase + ti * t + u];
+                        }
+                        s[u] = sc;
+                        if (sc > max) {
+                            max = sc;
+                        }
+                    }
+                    if (max == Double.NEGATIVE_INFINITY) {
+                        throw new IllegalArgumentException("mask must leave at least one finite score per row, "
+                                + "got none at batch " + bi + ", head " + h + ", position " + ti);
+                    }
+                    double z = 0;
+                    for (int u = 0; u <= ti; u++) {
+                        s[u] = Math.exp(s[u] - max);
+                        z += s[u];
+                    }
+                    double iz = 1 / z;
+                    int pr = pBase + ti * t;
+                    for (int u = 0; u < t; u++) {
+                        probs[pr + u] = u <= ti ? (s[u] * iz) : 0;
+                    }
+                    java.util.Arrays.fill(acc, 0);
+                    for (int u = 0; u <= ti; u++) {
+                        double p = probs[pr + u];
+                        int vi = base + u * row + vo;
+                        for (int e = 0; e < dh; e++) {
+                            acc[e] += p * qkv[vi + e];
+                        }
+                    }
+                    System.arraycopy(acc, 0, a, (bi * t + ti) * d + qo, dh);
+                }
+            }
+        }
+    }
+
+    /** Attention core backward: from dA [B, T, d] writes dQkv [B, T, 3d] (fully overwritten). */
+    static void attentionBackward(double[] qkv, double[] probs, double[] dA, double[] dQkv, int b, int t, int d,
+            int heads) {
+        int dh = d / heads;
+        double scale = 1.0 / Math.sqrt(dh);
+        int row = 3 * d;
+        java.util.Arrays.fill(dQkv, 0);
+        double[] dp = new double[t];
+        for (int bi = 0; bi < b; bi++) {
+            int base = bi * t * row;
+            for (int h = 0; h < heads; h++) {
+                int qo = h * dh;
+                int ko = d + h * dh;
+                int vo = 2 * d + h * dh;
+                int pBase = (bi * heads + h) * t * t;
+                for (int ti = 0; ti < t; ti++) {
+                    int gi = (bi * t + ti) * d + qo;
+                    int pr = pBase + ti * t;
+                    double dot = 0;
+                    for (int u = 0; u <= ti; u++) {
+                        int vi = base + u * row + vo;
+                        double pu = probs[pr + u];
+                        double g = dot(dA, gi, qkv, vi, dh);
+                        for (int e = 0; e < dh; e++) {
+                            // a_t = sum_u P[t,u] v_u  ->  dv_u += P[t,u] dA_t
+                            dQkv[vi + e] += pu * dA[gi + e];
+                        }
+                        dp[u] = g;
+                        dot += pu * g;
+                    }
+                    int qi = base + ti * row + qo;
+                    for (int u = 0; u <= ti; u++) {
+                        // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
+                        double ds = (probs[pr + u] * (dp[u] - dot) * scale);
+                        int ki = base + u * row + ko;
+                        for (int e = 0; e < dh; e++) {
+                            dQkv[qi + e] += ds * qkv[ki + e];
+                        }
+                        for (int e = 0; e < dh; e++) {
+                            dQkv[ki + e] += ds * qkv[qi + e];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * sum_e x[i + e] y[j + e] for e < n, with four independent partial sums (the single-accumulator loop is bound by
+     * the add latency at these lengths).
+     */
+    static double dot(double[] x, int i, double[] y, int j, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int e = 0;
+        for (; e + 3 < n; e += 4) {
+            double x0 = x[i + e];
+            double x1 = x[i + e + 1];
+            double x2 = x[i + e + 2];
+            double x3 = x[i + e + 3];
+            s0 += x0 * y[j + e];
+            s1 += x1 * y[j + e + 1];
+            s2 += x2 * y[j + e + 2];
+            s3 += x3 * y[j + e + 3];
+        }
+        for (; e < n; e++) {
+            double x0 = x[i + e];
+            s0 += x0 * y[j + e];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+}

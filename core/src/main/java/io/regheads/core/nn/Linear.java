@@ -1,0 +1,182 @@
+package io.regheads.core.nn;
+
+import io.regheads.core.Checks;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.bytedeco.javacpp.DoublePointer;
+import org.bytedeco.javacpp.FloatPointer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Affine map over the last dimension: {@code y = x W + b}.
+ *
+ * <p>Shapes: input {@code [..., in]} (rank >= 2, e.g. [B, in] or [B, T, in]), weight {@code [in, out]}, bias
+ * {@code [out]}, output {@code [..., out]}. Leading dimensions are flattened to N rows; all matrix products run
+ * through {@link Nd4j#gemm} into arena buffers, transposes through gemm's flags:
+ * <pre>
+ *   forward   y  = 1 b (host row copies), then y += x W  (gemm, beta 1)
+ *   backward  dW += x^T dy        (gemm transposeA, beta 1: accumulates in place)
+ *             db += 1^T dy        (gemm of a ones row with dy, beta 1)
+ *             dx  = dy W^T        (gemm transposeB, beta 0)
+ * </pre>
+ *
+ * <p>Initialisation as PyTorch's default {@code nn.Linear}: weight and bias uniform on {@code [-1/sqrt(in),
+ * 1/sqrt(in))} (Kaiming-uniform with a = sqrt(5)).
+ *
+ * <p>Example: in = 2, out = 1, W = [[1], [2]], b = [0.5], x = [[3, 4]] gives y = [[11.5]].
+ *
+ * <p>Input values are not scanned for NaN/Inf (hot path; see the package documentation). Thread safety: concurrent
+ * forward passes with separate arenas are safe; backward writes the parameters' gradients and must not run
+ * concurrently with another backward on the same layer.
+ */
+public final class Linear implements Layer<Linear.Cache> {
+
+    /**
+     * @param inputRows the input as a [N, in] matrix (a view of the caller's array, or a copy if it was not
+     *                  contiguous)
+     * @param output    [..., out]
+     */
+    public record Cache(INDArray inputRows, INDArray output) implements Layer.Cache {}
+
+    private final int in;
+    private final int out;
+    private final DataType type;
+    private final Param weight;
+    private final Param bias;
+
+    /**
+     * @param name prefix of the parameter names ({@code name + ".weight"}, {@code name + ".bias"})
+     * @throws IllegalArgumentException if a width is < 1 or the type is not FLOAT/DOUBLE
+     */
+    public Linear(String name, int in, int out, DataType type, UniformRandomProvider rng) {
+        Checks.notNull("name", name);
+        this.in = Checks.atLeast("in", in, 1);
+        this.out = Checks.atLeast("out", out, 1);
+        this.type = Tensors.paramType("type", type);
+        Checks.notNull("rng", rng);
+        double bound = 1.0 / Math.sqrt(in);
+        this.weight = new Param(name + ".weight", Tensors.uniform(rng, bound, type, in, out));
+        this.bias = new Param(name + ".bias", Tensors.uniform(rng, bound, type, out));
+    }
+
+    /** Parameters named {@code weight} and {@code bias}. */
+    public Linear(int in, int out, DataType type, UniformRandomProvider rng) {
+        this("linear", in, out, type, rng);
+    }
+
+    /** Seeded convenience constructor (XO_RO_SHI_RO_128_PP from {@code seed}). */
+    public Linear(int in, int out, DataType type, long seed) {
+        this(in, out, type, Tensors.rng(seed));
+    }
+
+    public int inputWidth() {
+        return in;
+    }
+
+    public int outputWidth() {
+        return out;
+    }
+
+    public DataType dataType() {
+        return type;
+    }
+
+    /** [in, out]. */
+    public Param weight() {
+        return weight;
+    }
+
+    /** [out]. */
+    public Param bias() {
+        return bias;
+    }
+
+    @Override
+    public List<Param> params() {
+        return List.of(weight, bias);
+    }
+
+    /**
+     * @param input [..., in], rank >= 2, the parameters' data type
+     * @throws IllegalArgumentException on a wrong rank, last dimension, data type, or an empty input
+     */
+    @Override
+    public Cache forward(INDArray input, Arena arena) {
+        long n = Tensors.rowsOf("input", input, type, in, 2);
+        INDArray x = Tensors.rows(input, n, in, arena); // [N, in]
+        long[] shape = input.shape().clone();
+        shape[shape.length - 1] = out;
+        INDArray y = arena.get(type, shape); // [..., out]
+        INDArray y2 = shape.length == 2 ? y : arena.view(y, n, out); // [N, out] view
+        // y = 1 b (row copies from the host, no ND4J op), then y += x W (gemm with beta 1)
+        fillRows(y2, bias.value(), Math.toIntExact(n), arena);
+        Nd4j.gemm(x, weight.value(), y2, false, false, 1.0, 1.0);
+        return new Cache(x, y);
+    }
+
+    /**
+     * Adds {@code x^T dOut} into the weight gradient and the column sums of {@code dOut} into the bias gradient.
+     *
+     * @param dOut same shape and type as {@code cache.output()}
+     * @return dInput, the forward input's shape [..., in]
+     */
+    @Override
+    public INDArray backward(Cache cache, INDArray dOut, Arena arena) {
+        Tensors.sameAs("dOut", dOut, cache.output());
+        INDArray x = cache.inputRows(); // [N, in]
+        long n = x.size(0);
+        INDArray dy = Tensors.rows(dOut, n, out, arena); // [N, out]
+        // y = x W  ->  dW += x^T dy
+        Nd4j.gemm(x, dy, weight.grad(), true, false, 1.0, 1.0);
+        // y += 1 b  ->  db += 1^T dy
+        INDArray ones = arena.get(type, 1, n);
+        fillOnes(ones, Math.toIntExact(n), arena);
+        Nd4j.gemm(ones, dy, arena.view(bias.grad(), 1, out), false, false, 1.0, 1.0);
+        // y = x W  ->  dx = dy W^T
+        long[] shape = dOut.shape().clone();
+        shape[shape.length - 1] = in;
+        INDArray dx = arena.get(type, shape);
+        Nd4j.gemm(dy, weight.value(), shape.length == 2 ? dx : arena.view(dx, n, in), false, true, 1.0, 0.0);
+        return dx;
+    }
+
+    /** Every row of {@code y2} [n, out] := {@code b} [out], by bulk host copies. */
+    private void fillRows(INDArray y2, INDArray b, int n, Arena arena) {
+        if (type == DataType.FLOAT) {
+            float[] row = Host.floats(b, arena);
+            FloatBuffer buf = ((FloatPointer) y2.data().pointer()).asBuffer();
+            int off = Math.toIntExact(y2.offset());
+            for (int r = 0; r < n; r++) {
+                buf.put(off + r * out, row, 0, out);
+            }
+        } else {
+            double[] row = Host.doubles(b, arena);
+            DoubleBuffer buf = ((DoublePointer) y2.data().pointer()).asBuffer();
+            int off = Math.toIntExact(y2.offset());
+            for (int r = 0; r < n; r++) {
+                buf.put(off + r * out, row, 0, out);
+            }
+        }
+    }
+
+    private void fillOnes(INDArray ones, int n, Arena arena) {
+        if (type == DataType.FLOAT) {
+            float[] o = arena.floats(n);
+            java.util.Arrays.fill(o, 1f);
+            Host.write(o, ones);
+        } else {
+            double[] o = arena.doubles(n);
+            java.util.Arrays.fill(o, 1.0);
+            Host.write(o, ones);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Linear(" + in + " -> " + out + ", " + type + ")";
+    }
+}

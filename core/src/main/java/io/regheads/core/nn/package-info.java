@@ -1,0 +1,34 @@
+/**
+ * The engine's layers: explicit forward and backward on ND4J, llm.c style.
+ *
+ * <p>Central types: {@link io.regheads.core.nn.Layer} (forward returns an immutable record cache; backward
+ * <em>adds</em> into {@link io.regheads.core.nn.Param#grad()} and returns dInput), {@link io.regheads.core.nn.Arena}
+ * (scratch buffers reused across steps), and the layers {@link io.regheads.core.nn.Linear}, {@link
+ * io.regheads.core.nn.ReLU}, {@link io.regheads.core.nn.GELU}, {@link io.regheads.core.nn.LayerNorm}, {@link
+ * io.regheads.core.nn.Embedding}, {@link io.regheads.core.nn.MultiHeadSelfAttention}, {@link
+ * io.regheads.core.nn.TransformerBlock} and the encoder {@link io.regheads.core.nn.MlpEncoder}.
+ *
+ * <p>Shape legend: B batch, T positions, d model width, H heads, dh = d / H, ff MLP width, V vocabulary, D_in input
+ * features, N = product of leading dimensions (rows).
+ *
+ * <p>Data types: every layer works in the data type of its parameters, FLOAT for training and DOUBLE for gradient
+ * checks; inputs of another type are rejected (no silent casts).
+ *
+ * <p>Speed: matrix products go through {@code Nd4j.gemm} into arena buffers (transposes by flags, gradients
+ * accumulated by beta = 1); layer norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java
+ * loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
+ * arena-held Java arrays ({@link io.regheads.core.nn.Arena#floats}), loop, and copy back; reshaped views come from
+ * {@link io.regheads.core.nn.Arena#view}. After the first step of a steady loop nothing is allocated but small Java
+ * objects. Those kernels read host memory and therefore assume the CPU backend; attention keeps an ND4J-ops path for
+ * other backends. Measured figures: {@code docs/perf-engine.md}.
+ *
+ * <p>Argument policy: shapes, ranks and data types are always checked (O(1)) and raise {@link
+ * java.lang.IllegalArgumentException} naming the argument, the rule and the value. Values are not scanned for
+ * NaN/Inf inside the network (they propagate and the trainer's divergence check sees them); the scans that are
+ * done are cheap and at entry points: {@link io.regheads.core.nn.MlpEncoder} checks its input (one native
+ * reduction), {@link io.regheads.core.nn.Embedding} range-checks every id, attention checks its mask.
+ *
+ * <p>Initialisation follows PyTorch's defaults: {@code nn.Linear} uniform on +-1/sqrt(fan_in) for weight and bias,
+ * {@code nn.Embedding} N(0, 1), LayerNorm gain 1 and bias 0.
+ */
+package io.regheads.core.nn;

@@ -1,0 +1,19 @@
+/**
+ * Losses for regression heads: cross-entropy ({@link io.regheads.losses.CrossEntropy}: CE, GCE) and the Number
+ * Token Loss family ({@link io.regheads.losses.NumberTokenLoss}: NTL-MSE, NTL-MAE, NTL-Huber, NTL-WAS,
+ * NTL-WAS-CDF), built by {@link io.regheads.losses.Losses} and composed with {@code Loss.plus}.
+ *
+ * <p>Shapes: B batch, T positions, V vocabulary, K components (or number tokens). Token losses take {@code
+ * TokenLogits [B, T, V]} with {@code Targets.Tokens}; continuous forms take {@code GaussianMixture [B, K]} or {@code
+ * Scalar [B]} with {@code Targets.Values}. Every loss adds {@code weight *} its gradient into a caller-owned buffer
+ * of the output's form; token losses work directly on the host memory of float or double logits with plain Java
+ * loops (no ND4J op per element, no second {@code [B, T, V]} array). Logits are FLOAT or DOUBLE; a validity mask
+ * may have any numeric or BOOL type (non-zero = allowed; a non-float mask is cast once per call); logits or masks
+ * that are not contiguous c-order are copied once per call; a contiguous c-order gradient buffer is written in
+ * place (any other is accumulated through a copy, one extra full-size array per call).
+ *
+ * <p>Papers: Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens" (NTL, GCE), and
+ * Song and Bahri, "Decoding-based Regression" (the heads these losses train). Formulas: ../shared/DESIGN.md
+ * section 6. Performance: docs/perf-losses.md.
+ */
+package io.regheads.losses;

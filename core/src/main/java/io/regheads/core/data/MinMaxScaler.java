@@ -25,6 +25,18 @@ public final class MinMaxScaler {
     }
 
     /**
+     * A scaler with known bounds (e.g. read back from a saved model).
+     *
+     * @throws IllegalArgumentException unless both are finite and {@code max > min}
+     */
+    public static MinMaxScaler of(double min, double max) {
+        Checks.finite("min", min);
+        Checks.finite("max", max);
+        Checks.require(max - min > 0 && Double.isFinite(max - min), "max must be > min, got min %s, max %s", min, max);
+        return new MinMaxScaler(min, max);
+    }
+
+    /**
      * Fits on training targets.
      *
      * @param yTrain {@code [N]}, N >= 1, finite, not constant

@@ -23,6 +23,24 @@ public final class StandardScaler {
         this.scale = scale;
     }
 
+    /**
+     * A scaler with known statistics (e.g. read back from a saved model).
+     *
+     * @param mean  {@code [D]} finite
+     * @param scale {@code [D]} finite and > 0
+     * @throws IllegalArgumentException on a length mismatch or a value outside these domains
+     */
+    public static StandardScaler of(double[] mean, double[] scale) {
+        Checks.allFinite("mean", mean);
+        Checks.notNull("scale", scale);
+        Checks.require(mean.length == scale.length && mean.length > 0,
+                "mean and scale must have the same non-zero length, got %d and %d", mean.length, scale.length);
+        for (int j = 0; j < scale.length; j++) {
+            Checks.require(scale[j] > 0 && Double.isFinite(scale[j]), "scale[%d] must be > 0 and finite, got %s", j, scale[j]);
+        }
+        return new StandardScaler(mean.clone(), scale.clone());
+    }
+
     /** Fits on all rows of {@code train} (pass the training split, never the test rows). */
     public static StandardScaler fit(Dataset train) {
         Checks.notNull("train", train);

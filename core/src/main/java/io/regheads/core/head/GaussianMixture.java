@@ -32,6 +32,12 @@ public record GaussianMixture(INDArray weightLogits, INDArray means, INDArray st
     }
 
     @Override
+    public GaussianMixture zerosLike(io.regheads.core.nn.Arena arena) {
+        return new GaussianMixture(arena.zeros(weightLogits.dataType(), weightLogits.shape()),
+                arena.zeros(means.dataType(), means.shape()), arena.zeros(stds.dataType(), stds.shape()));
+    }
+
+    @Override
     public GaussianMixture zerosLike() {
         return new GaussianMixture(
                 weightLogits.ulike().assign(0), means.ulike().assign(0), stds.ulike().assign(0));

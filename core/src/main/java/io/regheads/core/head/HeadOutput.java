@@ -16,4 +16,7 @@ public sealed interface HeadOutput permits TokenLogits, GaussianMixture, Scalar 
 
     /** A gradient buffer of the same form, shapes and data type, filled with zeros. */
     HeadOutput zerosLike();
+
+    /** Like {@link #zerosLike()} but with buffers from {@code arena} (no allocation in a training loop). */
+    HeadOutput zerosLike(io.regheads.core.nn.Arena arena);
 }

@@ -20,6 +20,11 @@ public record Scalar(INDArray values) implements HeadOutput {
     }
 
     @Override
+    public Scalar zerosLike(io.regheads.core.nn.Arena arena) {
+        return new Scalar(arena.zeros(values.dataType(), values.shape()));
+    }
+
+    @Override
     public Scalar zerosLike() {
         return new Scalar(values.ulike().assign(0));
     }

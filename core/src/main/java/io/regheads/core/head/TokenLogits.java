@@ -44,6 +44,11 @@ public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validM
     }
 
     @Override
+    public TokenLogits zerosLike(io.regheads.core.nn.Arena arena) {
+        return new TokenLogits(arena.zeros(logits.dataType(), logits.shape()), tokenValues, validMask);
+    }
+
+    @Override
     public TokenLogits zerosLike() {
         return new TokenLogits(logits.ulike().assign(0), tokenValues, validMask);
     }

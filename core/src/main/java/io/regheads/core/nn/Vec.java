@@ -18,7 +18,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * final implementations exist, so call sites stay at most bimorphic and inline. A {@code Vec} is a short-lived
  * view: create it per kernel call, never keep it. Not thread-safe for concurrent writers.
  */
-sealed interface Vec permits Vec.F, Vec.D {
+public sealed interface Vec permits Vec.F, Vec.D {
 
     double get(int i);
 
@@ -28,7 +28,7 @@ sealed interface Vec permits Vec.F, Vec.D {
     void add(int i, double v);
 
     /** A view of {@code a}: c-ordered, contiguous, FLOAT or DOUBLE (see {@link Tensors#contiguous}). */
-    static Vec of(INDArray a) {
+    public static Vec of(INDArray a) {
         if (!Tensors.isContiguous(a)) {
             throw new IllegalArgumentException("array must be c-ordered and contiguous, got ordering " + a.ordering()
                     + " and element-wise stride " + a.elementWiseStride());

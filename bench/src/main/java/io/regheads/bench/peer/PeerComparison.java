@@ -1,0 +1,126 @@
+package io.regheads.bench.peer;
+
+import io.regheads.core.data.Dataset;
+import io.regheads.core.data.MinMaxScaler;
+import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.optim.AdamConfig;
+import io.regheads.core.optim.AdamW;
+import io.regheads.core.optim.Optimizer;
+import io.regheads.core.train.TrainableModel;
+import io.regheads.core.train.TrainerConfig;
+import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.model.ModelConfig;
+import io.regheads.heads.model.RegressionModel;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Trains the distribution heads on the PyTorch peer's data with the peer's configuration and prints what the
+ * peer prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step;
+ * median of 200 steps after 20 warm-up, 3 rounds), epoch time, test MSE of the mean and test NLL in y01 units.
+ *
+ * <p>Setup as {@code ../shared/peer/heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
+ * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
+ * sigma^2 = train MSE; test y01 clipped into [0, 1 - 1e-7] as the peer does.
+ *
+ * <p>Usage: {@code PeerComparison [peerDir] [heads]}, e.g. {@code ../shared/peer pointwise,histogram,mdn}.
+ */
+public final class PeerComparison {
+
+    /** One head's figures. */
+    public record Row(String head, double msPerStep, double secondsPerEpoch, double testMse, double testNll, double predPerSecond, TrainingResult training) {}
+
+    private PeerComparison() {}
+
+    public static void main(String[] args) {
+        Path dir = Path.of(args.length > 0 ? args[0] : "../shared/peer");
+        List<String> heads = Arrays.asList((args.length > 1 ? args[1] : "pointwise,histogram,mdn").split(","));
+        PeerData train = PeerData.read(dir.resolve("heads_ref_data_train.csv.gz"));
+        PeerData test = PeerData.read(dir.resolve("heads_ref_data_test.csv.gz"));
+        System.out.printf("peer data: train %d x %d, test %d; java %s; %s%n", train.data().rows(), train.data().features(),
+                test.data().rows(), System.getProperty("java.version"), java.time.Instant.now());
+        System.out.printf("%-10s %10s %9s %10s %9s %14s%n", "head", "ms/step", "s/epoch", "test MSE", "test NLL", "pred/s");
+        for (String h : heads) {
+            Row r = run(spec(h), train, test);
+            System.out.printf("%-10s %10.3f %9.3f %10.6f %9.4f %14.0f%n", r.head(), r.msPerStep(), r.secondsPerEpoch(),
+                    r.testMse(), r.testNll(), r.predPerSecond());
+        }
+    }
+
+    static HeadSpec spec(String name) {
+        return switch (name) {
+            case "pointwise" -> new HeadSpec.Pointwise(false);
+            case "histogram" -> new HeadSpec.Histogram(256, false);
+            case "mdn" -> new HeadSpec.Mixture(10);
+            default -> throw new IllegalArgumentException("head must be pointwise, histogram or mdn, got " + name);
+        };
+    }
+
+    /** The peer's configuration for a head. */
+    public static ModelConfig config(HeadSpec head) {
+        return ModelConfig.peer(head);
+    }
+
+    public static Row run(HeadSpec head, PeerData train, PeerData test) {
+        RegressionModel m = RegressionModel.create(config(head), train.data().features());
+        TrainingResult tr = m.fit(train.data());
+        // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
+        double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
+        double[] y01 = test.y01();
+        long t0 = System.nanoTime();
+        PredictiveDistribution d = m.predictUnit(test.data().x());
+        double[] mean = d.mean();
+        double predPerSecond = y01.length / ((System.nanoTime() - t0) * 1e-9);
+        double mse = 0;
+        double nll = 0;
+        double[] logp = d.logDensity(y01);
+        for (int i = 0; i < y01.length; i++) {
+            mse += (mean[i] - y01[i]) * (mean[i] - y01[i]);
+            nll -= logp[i];
+        }
+        return new Row(head.name(), msPerStep, tr.wallTime().toNanos() * 1e-9 / tr.epochsRun(), mse / y01.length,
+                nll / y01.length, predPerSecond, tr);
+    }
+
+    /** Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. */
+    public static double microStep(RegressionModel m, HeadSpec head, Dataset train) {
+        MinMaxScaler ys = MinMaxScaler.fit(train);
+        double[] yHead = ys.transform(train.y());
+        for (int i = 0; i < yHead.length; i++) {
+            yHead[i] -= head.centre();
+        }
+        Dataset scaled = train.withY(yHead); // the peer feeds x raw
+        int b = 128;
+        int[] order = new int[b];
+        for (int i = 0; i < b; i++) {
+            order[i] = i;
+        }
+        TrainableModel t = m.asTrainable();
+        INDArray x = scaled.featureMatrix(DataType.FLOAT).get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, b)).dup('c');
+        double[] y = Arrays.copyOf(scaled.y(), b);
+        Optimizer opt = new AdamW(t.params(), AdamConfig.adam(1e-3));
+        Arena arena = Arena.create();
+        double best = Double.POSITIVE_INFINITY;
+        for (int round = 0; round < 3; round++) {
+            double[] ms = new double[200];
+            for (int i = -20; i < 200; i++) {
+                long s = System.nanoTime();
+                opt.zeroGrad();
+                arena.reset();
+                t.trainStep(x, y, arena);
+                opt.step();
+                if (i >= 0) {
+                    ms[i] = (System.nanoTime() - s) * 1e-6;
+                }
+            }
+            Arrays.sort(ms);
+            best = Math.min(best, ms[100]);
+        }
+        return best;
+    }
+}

@@ -1,0 +1,177 @@
+package io.regheads.heads.histogram;
+
+import io.regheads.core.Checks;
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.TokenLogits;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Linear;
+import io.regheads.core.nn.Param;
+import io.regheads.core.nn.Vec;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Histogram (Riemann) head: {@code p = softmax(phi W + b)} over n bins with given borders; density {@code p_i /
+ * w_i} inside bin i (optionally half-normal outer tails, see {@link HistogramDistribution}).
+ *
+ * <p>Output: {@link TokenLogits} with T = 1 position, V = n tokens whose values are the bin centres, so every
+ * token loss applies: CE on the bin index is the histogram NLL up to the constant {@code log w_i}; NTL-WAS uses the
+ * exact label value (not the bin centre) through {@link Targets.Tokens#values()}.
+ *
+ * <p>Labels outside the borders are refused (without tails) or assigned to the outer bins (with tails).
+ */
+public final class HistogramHead implements RegressionHead {
+
+    /**
+     * @param inputWidth D
+     * @param borders    n + 1 strictly increasing borders
+     * @param tails      half-normal tails on the outer bins (full support)
+     * @param seed       initialisation seed
+     */
+    public record Config(int inputWidth, double[] borders, boolean tails, long seed) {
+        public Config {
+            Checks.atLeast("inputWidth", inputWidth, 1);
+            Checks.require(borders != null && borders.length >= 2, "borders must have at least 2 entries");
+            borders = borders.clone();
+            // validates the borders (and tails needing 2 bins) once, here
+            new HistogramDistribution(borders, new double[][] {uniform(borders.length - 1)}, tails);
+        }
+
+        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the peer uses 256). */
+        public static Config unit(int inputWidth, int bins, long seed) {
+            return new Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), false, seed);
+        }
+
+        public int bins() {
+            return borders.length - 1;
+        }
+
+        @Override
+        public double[] borders() {
+            return borders.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Config c && c.inputWidth == inputWidth && Arrays.equals(c.borders, borders)
+                    && c.tails == tails && c.seed == seed;
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(borders) * 31 + inputWidth + (tails ? 1 : 0) + Long.hashCode(seed);
+        }
+
+        @Override
+        public String toString() {
+            return "HistogramHead.Config[inputWidth=" + inputWidth + ", bins=" + bins() + ", range=[" + borders[0] + ", "
+                    + borders[borders.length - 1] + "], tails=" + tails + ", seed=" + seed + "]";
+        }
+
+        private static double[] uniform(int n) {
+            double[] p = new double[n];
+            Arrays.fill(p, 1.0 / n);
+            return p;
+        }
+    }
+
+    private final Config config;
+    private final Linear proj;
+    private final double[] centres;
+    private final HistogramDistribution binning; // borders only, for binOf
+
+    public HistogramHead(Config config, DataType type) {
+        this.config = Checks.notNull("config", config);
+        int n = config.bins();
+        this.proj = new Linear("histogram", config.inputWidth(), n, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
+        double[] b = config.borders();
+        this.centres = new double[n];
+        double[] p = new double[n];
+        for (int i = 0; i < n; i++) {
+            centres[i] = 0.5 * (b[i] + b[i + 1]);
+            p[i] = 1.0 / n;
+        }
+        this.binning = new HistogramDistribution(b, new double[][] {p}, config.tails());
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public int inputWidth() {
+        return config.inputWidth();
+    }
+
+    @Override
+    public List<Param> params() {
+        return proj.params();
+    }
+
+    /** Bin index and exact value per label. */
+    @Override
+    public Targets targets(double[] y) {
+        Checks.allFinite("y", y);
+        int n = config.bins();
+        int[] tokens = new int[y.length];
+        for (int i = 0; i < y.length; i++) {
+            int bin = binning.binOf(y[i]);
+            if (bin < 0 || bin >= n) {
+                Checks.require(config.tails(), "y must be inside the borders [%s, %s] (no tails), got %s at index %d",
+                        config.borders[0], config.borders[n], y[i], i);
+                bin = bin < 0 ? 0 : n - 1;
+            }
+            tokens[i] = bin;
+        }
+        return new Targets.Tokens(tokens, y.clone(), y.length);
+    }
+
+    @Override
+    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+        Linear.Cache c = proj.forward(phi, arena);
+        INDArray logits = c.output().reshape(new long[] {phi.size(0), 1, config.bins()}); // [B, 1, n] view
+        return new Forward(new TokenLogits(logits, centres, null), c);
+    }
+
+    @Override
+    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+        Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s", dOutput.getClass().getSimpleName());
+        Linear.Cache c = (Linear.Cache) forward.cache();
+        INDArray d = ((TokenLogits) dOutput).logits().reshape(c.output().shape()); // [B, n]
+        return proj.backward(c, d, arena);
+    }
+
+    @Override
+    public HistogramDistribution distribution(INDArray phi) {
+        INDArray logits = proj.forward(phi, Arena.none()).output(); // [B, n]
+        int b = (int) logits.size(0);
+        int n = config.bins();
+        Vec v = Vec.of(logits);
+        double[][] p = new double[b][n];
+        for (int i = 0; i < b; i++) {
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < n; j++) {
+                max = Math.max(max, v.get(i * n + j));
+            }
+            double s = 0;
+            for (int j = 0; j < n; j++) {
+                p[i][j] = Math.exp(v.get(i * n + j) - max);
+                s += p[i][j];
+            }
+            for (int j = 0; j < n; j++) {
+                p[i][j] /= s;
+            }
+        }
+        return new HistogramDistribution(config.borders(), p, config.tails());
+    }
+
+    @Override
+    public String toString() {
+        return "HistogramHead(" + config + ")";
+    }
+}

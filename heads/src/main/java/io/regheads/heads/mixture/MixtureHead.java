@@ -1,0 +1,141 @@
+package io.regheads.heads.mixture;
+
+import io.regheads.core.Checks;
+import io.regheads.core.head.GaussianMixture;
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Linear;
+import io.regheads.core.nn.Param;
+import io.regheads.core.nn.Vec;
+import java.util.List;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
+ * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s < 0 as fast as
+ * with exp, and no overflow for large s).
+ *
+ * <p>Output: {@link GaussianMixture} with weightLogits, means and stds {@code [B, K]}; any loss of the losses
+ * module trains it (CE = NLL by log-sum-exp, NTL-WAS = E|Y - y| in closed form, ...). Distribution: {@link
+ * MixtureDistribution}. Layout of the linear output's columns: {@code [0, K)} log-weights, {@code [K, 2K)} means,
+ * {@code [2K, 3K)} scales.
+ *
+ * <p>Thread safety: as {@link RegressionHead}.
+ */
+public final class MixtureHead implements RegressionHead {
+
+    /**
+     * @param inputWidth D
+     * @param components K >= 1
+     * @param seed       initialisation seed
+     */
+    public record Config(int inputWidth, int components, long seed) {
+        public Config {
+            Checks.atLeast("inputWidth", inputWidth, 1);
+            Checks.atLeast("components", components, 1);
+        }
+
+        /** The peer's and the paper's default: 10 components. */
+        public static Config of(int inputWidth, long seed) {
+            return new Config(inputWidth, 10, seed);
+        }
+    }
+
+    /** What backward needs: the linear cache and the scales before ELU. */
+    record Cache(Linear.Cache linear) {}
+
+    private final Config config;
+    private final Linear proj;
+
+    public MixtureHead(Config config, DataType type) {
+        this.config = Checks.notNull("config", config);
+        this.proj = new Linear("mdn", config.inputWidth(), 3 * config.components(), type,
+                RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public int inputWidth() {
+        return config.inputWidth();
+    }
+
+    @Override
+    public List<Param> params() {
+        return proj.params();
+    }
+
+    @Override
+    public Targets targets(double[] y) {
+        return new Targets.Values(y);
+    }
+
+    @Override
+    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+        Linear.Cache c = proj.forward(phi, arena);
+        int b = (int) phi.size(0);
+        int k = config.components();
+        DataType type = phi.dataType();
+        INDArray w = arena.get(type, b, k); // [B, K]
+        INDArray mu = arena.get(type, b, k); // [B, K]
+        INDArray sd = arena.get(type, b, k); // [B, K]
+        Vec raw = Vec.of(c.output()); // [B, 3K]
+        Vec vw = Vec.of(w);
+        Vec vm = Vec.of(mu);
+        Vec vs = Vec.of(sd);
+        for (int i = 0; i < b; i++) {
+            int r = i * 3 * k;
+            for (int j = 0; j < k; j++) {
+                vw.set(i * k + j, raw.get(r + j));
+                vm.set(i * k + j, raw.get(r + k + j));
+                double s = raw.get(r + 2 * k + j);
+                vs.set(i * k + j, s > 0 ? s + 1 : Math.exp(s)); // ELU(s) + 1
+            }
+        }
+        return new Forward(new GaussianMixture(w, mu, sd), new Cache(c));
+    }
+
+    @Override
+    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+        Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s", dOutput.getClass().getSimpleName());
+        GaussianMixture d = (GaussianMixture) dOutput;
+        Linear.Cache c = ((Cache) forward.cache()).linear();
+        int b = d.batchSize();
+        int k = config.components();
+        INDArray dRaw = arena.get(c.output().dataType(), c.output().shape()); // [B, 3K]
+        Vec raw = Vec.of(c.output());
+        Vec dr = Vec.of(dRaw);
+        Vec dw = Vec.of(d.weightLogits());
+        Vec dm = Vec.of(d.means());
+        Vec ds = Vec.of(d.stds());
+        for (int i = 0; i < b; i++) {
+            int r = i * 3 * k;
+            for (int j = 0; j < k; j++) {
+                dr.set(r + j, dw.get(i * k + j));
+                dr.set(r + k + j, dm.get(i * k + j));
+                double s = raw.get(r + 2 * k + j);
+                // sigma = ELU(s) + 1  ->  d sigma / ds = 1 (s > 0) or exp(s)
+                dr.set(r + 2 * k + j, ds.get(i * k + j) * (s > 0 ? 1 : Math.exp(s)));
+            }
+        }
+        return proj.backward(c, dRaw, arena);
+    }
+
+    @Override
+    public MixtureDistribution distribution(INDArray phi) {
+        GaussianMixture g = (GaussianMixture) forward(phi, null, Arena.none()).output();
+        return MixtureDistribution.fromLogits(
+                g.weightLogits().toDoubleMatrix(), g.means().toDoubleMatrix(), g.stds().toDoubleMatrix());
+    }
+
+    @Override
+    public String toString() {
+        return "MixtureHead(K=" + config.components() + ", D=" + config.inputWidth() + ")";
+    }
+}

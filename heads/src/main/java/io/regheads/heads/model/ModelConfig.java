@@ -1,0 +1,61 @@
+package io.regheads.heads.model;
+
+import io.regheads.core.Checks;
+import io.regheads.core.train.TrainerConfig;
+
+/**
+ * Everything that defines a {@link RegressionModel} before it sees data: the MLP encoder's depth and width, the
+ * head, the loss expression ({@link LossSpec}; {@code null} means the head's default) and the trainer settings
+ * (which carry the seed). Immutable; {@code toString()} doubles as provenance.
+ *
+ * @param encoderLayers hidden layers of the MLP encoder, 2..5
+ * @param encoderWidth  units per hidden layer, 1..2048
+ * @param head          which head
+ * @param loss          loss expression such as {@code "ce+0.3*ntl-was"}, or null for the head's default
+ * @param trainer       optimisation settings and seed
+ * @param standardizeX  standardise x with the training mean and standard deviation (true by default; the PyTorch
+ *                      peer feeds its U[-1, 1] inputs raw)
+ */
+public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer, boolean standardizeX) {
+
+    public ModelConfig {
+        Checks.inRange("encoderLayers", encoderLayers, 2, 5);
+        Checks.inRange("encoderWidth", encoderWidth, 1, 2048);
+        Checks.notNull("head", head);
+        Checks.notNull("trainer", trainer);
+        if (loss == null) {
+            loss = head.defaultLoss();
+        }
+        LossSpec.parse(loss); // fail early on a bad expression
+    }
+
+    /** With x standardised. */
+    public ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer) {
+        this(encoderLayers, encoderWidth, head, loss, trainer, true);
+    }
+
+    /**
+     * The PyTorch peer's setup for a head: encoder 2 x 256, Adam 1e-3, batch 128, 20 epochs on all rows (no
+     * validation split, no early stopping), raw x.
+     */
+    public static ModelConfig peer(HeadSpec head) {
+        return new ModelConfig(2, 256, head, null, TrainerConfig.peer().withValidationFraction(0), false);
+    }
+
+    /** Sensible defaults: encoder 2 x 256, Adam 1e-3, batch 128, up to 300 epochs, early stopping (patience 5). */
+    public static ModelConfig defaults(HeadSpec head) {
+        return new ModelConfig(2, 256, head, null, TrainerConfig.defaults());
+    }
+
+    public ModelConfig withLoss(String newLoss) {
+        return new ModelConfig(encoderLayers, encoderWidth, head, newLoss, trainer, standardizeX);
+    }
+
+    public ModelConfig withTrainer(TrainerConfig newTrainer) {
+        return new ModelConfig(encoderLayers, encoderWidth, head, loss, newTrainer, standardizeX);
+    }
+
+    public ModelConfig withEncoder(int layers, int width) {
+        return new ModelConfig(layers, width, head, loss, trainer, standardizeX);
+    }
+}

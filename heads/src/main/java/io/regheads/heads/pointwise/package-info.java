@@ -1,0 +1,10 @@
+/**
+ * Pointwise head: one linear output (optionally squashed by a sigmoid), trained with squared, absolute or Huber
+ * error; reported as a Gaussian around the prediction with a calibrated noise level so its NLL compares with the
+ * other heads'.
+ *
+ * <p>Central type: {@link io.regheads.heads.pointwise.PointwiseHead}. Shapes: B batch, D features.
+ *
+ * <p>Reference: the pointwise baseline of Song and Bahri, Decoding-based Regression (../shared/papers/000_*.txt).
+ */
+package io.regheads.heads.pointwise;

@@ -1,0 +1,67 @@
+package io.regheads.heads;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.loss.Loss;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Param;
+import io.regheads.core.testing.GradientCheck;
+import io.regheads.heads.histogram.HistogramDistribution;
+import io.regheads.heads.histogram.HistogramHead;
+import io.regheads.heads.mixture.MixtureHead;
+import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.losses.Losses;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** Finite differences through head + loss, in double precision, for every head and several losses. */
+class HeadGradientTest {
+    static final int D = 5;
+    static final int B = 4;
+
+    static Stream<Arguments> cases() {
+        double[] y01 = {0.05, 0.37, 0.5, 0.93};
+        double[] yc = {-0.45, -0.13, 0.0, 0.43};
+        return Stream.of(
+                Arguments.of("pointwise mse", new PointwiseHead(PointwiseHead.Config.linear(D, 1), DataType.DOUBLE), Losses.ntlMse(), yc),
+                Arguments.of("pointwise sigmoid huber", new PointwiseHead(new PointwiseHead.Config(D, true, 2), DataType.DOUBLE), Losses.ntlHuber(0.1), y01),
+                Arguments.of("histogram ce", new HistogramHead(HistogramHead.Config.unit(D, 8, 3), DataType.DOUBLE), Losses.ce(), y01),
+                Arguments.of("histogram ce+ntl-was", new HistogramHead(HistogramHead.Config.unit(D, 8, 4), DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()), y01),
+                Arguments.of("histogram tails gce", new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(6, 0, 1), true, 5), DataType.DOUBLE), Losses.gce(0.2), y01),
+                Arguments.of("mdn ce", new MixtureHead(new MixtureHead.Config(D, 3, 6), DataType.DOUBLE), Losses.ce(), yc),
+                Arguments.of("mdn ce+ntl-was+ntl-mse", new MixtureHead(new MixtureHead.Config(D, 3, 7), DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()).plus(0.1, Losses.ntlMse()), yc));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void headAndLossGradientsMatchFiniteDifferences(String name, RegressionHead head, Loss loss, double[] y) {
+        INDArray phi = GradientCheck.random(11, 1.0, B, D);
+        Targets t = head.targets(y);
+        INDArray[] dPhi = new INDArray[1];
+        Runnable backward = () -> {
+            head.params().forEach(Param::zeroGrad);
+            RegressionHead.Forward f = head.forward(phi, t, Arena.none());
+            HeadOutput g = f.output().zerosLike();
+            loss.accumulate(f.output(), t, 1.0, g, new double[B]);
+            dPhi[0] = head.backward(f, g, Arena.none());
+        };
+        List<GradientCheck.Variable> vars = new ArrayList<>();
+        vars.add(new GradientCheck.Variable("phi", phi, () -> dPhi[0]));
+        for (Param p : head.params()) {
+            vars.add(new GradientCheck.Variable(p.name(), p.value(), p::grad));
+        }
+        double worst = GradientCheck.check(
+                () -> loss.evaluate(head.forward(phi, t, Arena.none()).output(), t).value(),
+                backward, vars, GradientCheck.Tolerance.standard());
+        assertTrue(worst < 1e-5, name + ": worst relative error " + worst);
+    }
+}

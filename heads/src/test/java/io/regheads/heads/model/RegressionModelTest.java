@@ -1,0 +1,119 @@
+package io.regheads.heads.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.data.Dataset;
+import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.train.TrainerConfig;
+import io.regheads.core.train.TrainingResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RegressionModelTest {
+    @TempDir
+    Path dir;
+
+    /** y = 3 + 2 sin(2 x0) + x1 + N(0, 0.1^2) on x in [-1, 1]^2: noise variance 0.01 in original units. */
+    static Dataset data(int n, long seed) {
+        Random r = new Random(seed);
+        double[][] x = new double[n][2];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i][0] = 2 * r.nextDouble() - 1;
+            x[i][1] = 2 * r.nextDouble() - 1;
+            y[i] = 3 + 2 * Math.sin(2 * x[i][0]) + x[i][1] + 0.1 * r.nextGaussian();
+        }
+        return Dataset.of(x, y);
+    }
+
+    static Stream<HeadSpec> heads() {
+        return Stream.of(new HeadSpec.Pointwise(false), new HeadSpec.Histogram(64, true), new HeadSpec.Mixture(5));
+    }
+
+    private static ModelConfig small(HeadSpec h) {
+        return new ModelConfig(2, 64, h, null, TrainerConfig.defaults().withMaxEpochs(40).withSeed(3));
+    }
+
+    @ParameterizedTest
+    @MethodSource("heads")
+    void learnsASmoothFunctionAndRoundTripsThroughAFile(HeadSpec h) throws Exception {
+        Dataset train = data(1200, 1);
+        Dataset test = data(500, 2);
+        RegressionModel m = RegressionModel.create(small(h), 2);
+        TrainingResult r = m.fit(train);
+        assertTrue(!r.diverged(), r.message());
+        PredictiveDistribution d = m.predict(test.x());
+        double[] mean = d.mean();
+        double mse = 0;
+        for (int i = 0; i < mean.length; i++) {
+            mse += Math.pow(mean[i] - test.y(i), 2) / mean.length;
+        }
+        // noise variance 0.01; y spans about 6, so a 64-bin histogram adds about (6/64)^2/12 = 7e-4; allow the fit error
+        assertTrue(mse < 0.03, h + ": test MSE " + mse);
+        // densities in original units: the mean log density must beat a N(mean, var(y)) guess by a wide margin
+        double nll = -java.util.Arrays.stream(d.logDensity(test.y())).average().orElseThrow();
+        System.out.printf("%s: test MSE %.5f, NLL %.4f, epochs %d%n", h, mse, nll, r.epochsRun());
+        assertTrue(nll < 0.2, h + ": test NLL " + nll); // the noise alone gives 0.5 log(2 pi e 0.01) = -0.88
+
+        Path f = dir.resolve(h.name() + ".rgh");
+        m.save(f);
+        RegressionModel back = RegressionModel.load(f);
+        PredictiveDistribution d2 = back.predict(test.x());
+        assertArrayEquals(mean, d2.mean(), 0.0);
+        assertArrayEquals(d.logDensity(test.y()), d2.logDensity(test.y()), 0.0);
+        assertArrayEquals(d.inverseCumulativeProbability(0.9), d2.inverseCumulativeProbability(0.9), 0.0);
+    }
+
+    @Test
+    void unitPredictionsDifferFromOriginalUnitsByTheJacobian() {
+        Dataset train = data(500, 4);
+        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
+        m.fit(train);
+        double[][] x = {{0.1, 0.2}, {-0.5, 0.9}};
+        double[] y = {3.1, 2.0};
+        double[] y01 = m.yScaler().transform(y);
+        double[] lOrig = m.predict(x).logDensity(y);
+        double[] lUnit = m.predictUnit(x).logDensity(y01);
+        for (int i = 0; i < 2; i++) {
+            assertEquals(lUnit[i] - Math.log(m.yScaler().range()), lOrig[i], 1e-9);
+        }
+    }
+
+    @Test
+    void corruptAndTruncatedModelFilesAreRefusedClearly() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new HeadSpec.Histogram(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
+        m.fit(data(300, 5));
+        Path f = dir.resolve("m.rgh");
+        m.save(f);
+        byte[] all = Files.readAllBytes(f);
+        Path cut = dir.resolve("cut.rgh");
+        Files.write(cut, java.util.Arrays.copyOf(all, all.length / 2));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RegressionModel.load(cut));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        byte[] bad = all.clone();
+        bad[all.length / 3] ^= 1;
+        Path flipped = dir.resolve("flipped.rgh");
+        Files.write(flipped, bad);
+        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class, () -> RegressionModel.load(flipped));
+        assertTrue(e2.getMessage().contains("corrupt"), e2.getMessage());
+    }
+
+    @Test
+    void badArgumentsAreNamed() {
+        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(2)), 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.predict(new double[][] {{0, 1}}));
+        assertEquals("model must be fitted (or loaded) before predicting", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> m.fit(Dataset.of(new double[][] {{1, 2, 3}, {1, 2, 4}}, new double[] {1, 2})));
+        IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new HeadSpec.Mixture(2)).withLoss("ce+0.3*was"));
+        assertTrue(loss.getMessage().startsWith("loss term 'was' in 'ce+0.3*was' is unknown"), loss.getMessage());
+    }
+}

@@ -5,6 +5,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Vec;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -69,7 +70,7 @@ interface ContinuousForm {
         } else if (output instanceof Scalar sc) {
             Scalar grad = (Scalar) gradient;
             Checks.shape("gradient values", grad.values(), sc.values().shape());
-            double[] yHat = sc.values().toDoubleVector();
+            double[] yHat = vector(sc.values());
             Checks.allFinite("values", yHat);
             double[] g = new double[b];
             double[] slope = new double[1];
@@ -79,27 +80,73 @@ interface ContinuousForm {
                 perExample[i] += scale * l;
                 total += l;
             }
-            grad.values().addi(Nd4j.createFromArray(g).castTo(grad.values().dataType()));
+            addInto(grad.values(), g);
         } else {
             throw new IllegalArgumentException(loss + " cannot handle output kind " + kind);
         }
         return scale * total;
     }
 
+    private static boolean contiguous(INDArray a) {
+        return a.ordering() == 'c' && (a.length() <= 1 || a.elementWiseStride() == 1)
+                && (a.dataType() == org.nd4j.linalg.api.buffer.DataType.FLOAT
+                        || a.dataType() == org.nd4j.linalg.api.buffer.DataType.DOUBLE);
+    }
+
+    /** {@code [rows][cols]} copy through the host buffer (ND4J's toDoubleMatrix costs ~100 us per call). */
     private static double[][] finiteMatrix(String name, INDArray array) {
-        double[][] m = array.toDoubleMatrix();
-        for (int i = 0; i < m.length; i++) {
-            for (int j = 0; j < m[i].length; j++) {
-                if (!Double.isFinite(m[i][j])) {
-                    throw new IllegalArgumentException(name + " must be finite everywhere, got " + m[i][j] + " at ["
+        INDArray c = contiguous(array) ? array : array.castTo(org.nd4j.linalg.api.buffer.DataType.DOUBLE).dup('c');
+        int rows = (int) c.size(0);
+        int cols = (int) c.size(1);
+        Vec v = Vec.of(c);
+        double[][] m = new double[rows][cols];
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                double x = v.get(i * cols + j);
+                if (!Double.isFinite(x)) {
+                    throw new IllegalArgumentException(name + " must be finite everywhere, got " + x + " at ["
                             + i + ", " + j + "] (shape " + Arrays.toString(array.shape()) + ")");
                 }
+                m[i][j] = x;
             }
         }
         return m;
     }
 
     private static void addInto(INDArray target, double[][] delta) {
-        target.addi(Nd4j.createFromArray(delta).castTo(target.dataType()));
+        if (!contiguous(target)) {
+            target.addi(Nd4j.createFromArray(delta).castTo(target.dataType()));
+            return;
+        }
+        Vec v = Vec.of(target);
+        int cols = delta.length == 0 ? 0 : delta[0].length;
+        for (int i = 0; i < delta.length; i++) {
+            for (int j = 0; j < cols; j++) {
+                v.add(i * cols + j, delta[i][j]);
+            }
+        }
+    }
+
+    private static double[] vector(INDArray a) {
+        if (!contiguous(a)) {
+            return a.toDoubleVector();
+        }
+        Vec v = Vec.of(a);
+        double[] d = new double[(int) a.length()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = v.get(i);
+        }
+        return d;
+    }
+
+    private static void addInto(INDArray target, double[] delta) {
+        if (!contiguous(target)) {
+            target.addi(Nd4j.createFromArray(delta).castTo(target.dataType()));
+            return;
+        }
+        Vec v = Vec.of(target);
+        for (int i = 0; i < delta.length; i++) {
+            v.add(i, delta[i]);
+        }
     }
 }

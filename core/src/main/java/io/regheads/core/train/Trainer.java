@@ -84,9 +84,25 @@ public final class Trainer {
      */
     public TrainingResult fit(TrainableModel model, Dataset data) {
         Checks.notNull("model", model);
+        Holdout h = holdout(data);
+        return fit(model, h.train(), h.validation());
+    }
+
+    /**
+     * The rows this trainer trains on and the rows it validates on, as {@link #fit(TrainableModel, Dataset)}
+     * splits them: {@code round(validationFraction * n)} rows (at least 1, at most n - 1) drawn by a seeded
+     * permutation; no validation set when the fraction is 0.
+     *
+     * @param train      training rows
+     * @param validation validation rows, or null
+     */
+    public record Holdout(Dataset train, Dataset validation) {}
+
+    /** Splits {@code data} into training and validation rows (see {@link Holdout}). */
+    public Holdout holdout(Dataset data) {
         Checks.notNull("data", data);
         if (config.validationFraction() == 0) {
-            return fit(model, data, null);
+            return new Holdout(data, null);
         }
         int n = data.rows();
         Checks.require(n >= 2, "data must have at least 2 rows for a validation split, got %d", n);
@@ -94,9 +110,7 @@ public final class Trainer {
         int[] order = PermutationSampler.natural(n);
         // a seed stream separate from the epoch shuffles: the split does not depend on later draws
         PermutationSampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed() ^ 0x5DEECE66DL), order);
-        Dataset validation = data.subset(order, 0, nVal);
-        Dataset train = data.subset(order, nVal, n - nVal);
-        return fit(model, train, validation);
+        return new Holdout(data.subset(order, nVal, n - nVal), data.subset(order, 0, nVal));
     }
 
     /**

@@ -125,10 +125,13 @@ public final class RegressionModel {
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         yScaler = MinMaxScaler.fit(train);
-        Dataset scaled = toHeadUnits(train);
-        TrainingResult result = new Trainer(config.trainer(), progress).fit(new Trainable(), scaled);
+        Trainer trainer = new Trainer(config.trainer(), progress);
+        Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
+        TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
         if (head instanceof PointwiseHead p) {
-            double mse = meanSquaredResidual(p, scaled);
+            // the noise level of the reported Gaussian: residuals on held-out rows when there are any (training
+            // residuals understate it once the encoder fits the training rows closely)
+            double mse = meanSquaredResidual(p, h.validation() != null ? h.validation() : h.train());
             p.setNoiseStd(Math.sqrt(Math.max(mse, 1e-12)));
         }
         return result;

@@ -8,6 +8,9 @@
  * io.regheads.core.nn.Embedding}, {@link io.regheads.core.nn.MultiHeadSelfAttention}, {@link
  * io.regheads.core.nn.TransformerBlock} and the encoder {@link io.regheads.core.nn.MlpEncoder}.
  *
+ * <p>Caches hold references, not copies: the arena buffers of the pass and the caller's input arrays (contiguous
+ * inputs are used as they are). Do not modify an input between a forward pass and its backward pass.
+ *
  * <p>Shape legend: B batch, T positions, d model width, H heads, dh = d / H, ff MLP width, V vocabulary, D_in input
  * features, N = product of leading dimensions (rows).
  *

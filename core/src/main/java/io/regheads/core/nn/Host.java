@@ -34,6 +34,26 @@ final class Host {
         ((DoublePointer) a.data().pointer()).asBuffer().put(Math.toIntExact(a.offset()), src, 0, src.length);
     }
 
+    private static final float[] ZERO_F = new float[4096];
+    private static final double[] ZERO_D = new double[4096];
+
+    /** Sets every element of {@code a} (c-ordered, contiguous, FLOAT or DOUBLE) to 0 by bulk puts. */
+    static void zero(INDArray a) {
+        int n = Math.toIntExact(a.length());
+        int off = Math.toIntExact(a.offset());
+        if (a.dataType() == org.nd4j.linalg.api.buffer.DataType.FLOAT) {
+            java.nio.FloatBuffer b = ((FloatPointer) a.data().pointer()).asBuffer();
+            for (int i = 0; i < n; i += ZERO_F.length) {
+                b.put(off + i, ZERO_F, 0, Math.min(ZERO_F.length, n - i));
+            }
+        } else {
+            java.nio.DoubleBuffer b = ((DoublePointer) a.data().pointer()).asBuffer();
+            for (int i = 0; i < n; i += ZERO_D.length) {
+                b.put(off + i, ZERO_D, 0, Math.min(ZERO_D.length, n - i));
+            }
+        }
+    }
+
     /** FLOAT array contents via an arena scratch array. */
     static float[] floats(INDArray a, Arena arena) {
         return read(a, arena.floats(Math.toIntExact(a.length())));

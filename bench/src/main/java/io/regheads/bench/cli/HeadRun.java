@@ -29,7 +29,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *       y01 clipped into [0, 1 - 1e-7] first (as the PyTorch peer does) so that test targets outside the training
  *       range do not give an infinite NLL for the bounded histogram head; {@code clipped} counts those rows;</li>
  *   <li>{@code rmse}: root mean squared error of the predictive mean, original units;</li>
- *   <li>{@code kendallTau}: Kendall's tau-b between predictive mean and y;</li>
+ *   <li>{@code kendallTau}: Kendall's tau-b between predictive mean and y (NaN if either is constant);</li>
  *   <li>{@code crps}: mean CRPS in original units from {@link #CRPS_SAMPLES} samples per row (seeded);</li>
  *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles).</li>
  * </ul>
@@ -187,7 +187,8 @@ public final class HeadRun {
         PredictiveDistribution d = model.predict(x);
         double[] mean = d.mean();
         double rmse = Math.sqrt(Metrics.mse(mean, y));
-        double tau = isConstant(mean) ? Double.NaN : Metrics.kendallTau(mean, y); // tau undefined for a constant mean
+        // tau is undefined (NaN, null in JSON) when the predicted means or the test targets are all equal
+        double tau = isConstant(mean) || isConstant(y) ? Double.NaN : Metrics.kendallTau(mean, y);
         double[][] samples = d.sample(RandomSource.XO_RO_SHI_RO_128_PP.create(trainer.seed() + 7919L * (fold + 1)),
                 CRPS_SAMPLES);
         double crps = Metrics.meanCrps(samples, y);

@@ -134,6 +134,33 @@ class CompareCommandTest {
         assertTrue(r.out().indexOf("\nmdn") < r.out().indexOf("\npointwise"), "order of --heads kept");
     }
 
+    /** --split assigns folds; a test fold whose targets are all equal gives tau NaN (null in JSON), not an error. */
+    @Test
+    void splitFileIsUsedAndConstantTestTargetsGiveNullTau() throws IOException {
+        StringBuilder csv = new StringBuilder("x,y\n");
+        StringBuilder folds = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            boolean test = i % 10 == 0; // rows 0, 10, 20 form fold 0, all with y = 1
+            csv.append(i).append(',').append(test ? 1 : i % 7).append('\n');
+            folds.append(test ? 0 : 1 + i % 2).append('\n');
+        }
+        Path data = tmp.resolve("c.csv");
+        Path split = tmp.resolve("fold.txt");
+        Files.writeString(data, csv.toString());
+        Files.writeString(split, folds.toString());
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                "--heads", "pointwise", "--epochs", "1", "--quiet", "--json", "--out", tmp.resolve("o").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"split\":\"fold file " + split + "\""), r.out());
+        assertTrue(r.out().contains("\"trainRows\":27,\"testRows\":3"), r.out());
+        assertTrue(r.out().contains("\"kendallTau\":null"), r.out());
+    }
+
+    @Test
+    void targetWithoutDataIsRejected() {
+        assertOneLineError(CliTestSupport.run("compare", "--target", "y"), "--target and --split need --data");
+    }
+
     private static int count(String s, String part) {
         int n = 0;
         for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {

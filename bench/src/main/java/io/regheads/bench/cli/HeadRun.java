@@ -69,10 +69,12 @@ public final class HeadRun {
      * @param lower        5% quantiles
      * @param upper        95% quantiles
      * @param pit          PIT values F(y)
+     * @param model        the trained model (for further predictions, e.g. on a grid)
      */
     public record Result(String head, String loss, String lossNote, int fold, int trainRows, int testRows, double nll01,
             int clipped, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
-            String stopReason, double[] y, double[] mean, double[] lower, double[] upper, double[] pit) {
+            String stopReason, double[] y, double[] mean, double[] lower, double[] upper, double[] pit,
+            RegressionModel model) {
 
         /** PIT histogram over {@link #PIT_BINS} equal bins. */
         public int[] pitHistogram() {
@@ -198,6 +200,6 @@ public final class HeadRun {
         double[] pit = Calibration.pit(d, y);
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y, mean,
-                lower, upper, pit);
+                lower, upper, pit, model);
     }
 }

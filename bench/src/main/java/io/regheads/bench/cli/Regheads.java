@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of the {@code regheads} command line ({@code ./regheads} at the repository root runs it).
  *
- * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code uci} ({@link UciCommand}) and {@code curves}
+ * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code uci} ({@link UciCommand}), {@code risk}
+ * ({@link RiskCommand}) and {@code curves}
  * ({@link CurvesCommand}). Exit codes: 0 on
  * success; 2 for bad input (a missing or malformed CSV, a constant target, fewer than 10 rows, a bad option value),
  * reported as ONE line {@code regheads: <message>} on stderr without a stack trace; 1 for an unexpected failure (also
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
-        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code for bad input. */
     public static final int EXIT_BAD_INPUT = 2;

@@ -24,7 +24,7 @@ final class TrainingOptions {
             + "samples and random folds (default: ${DEFAULT-VALUE}).")
     long seed = 0;
 
-    @Option(names = "--epochs", paramLabel = "N", description = "Maximum epochs; early stopping on a 10% validation "
+    @Option(names = "--epochs", paramLabel = "N", description = "Maximum epochs; early stopping on a 10%% validation "
             + "share of the training rows ends most runs sooner.")
     Integer epochs;
 

@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
         description = {"The decoding paper's UCI NLL protocol over the 10 folds of named datasets; writes a markdown "
                 + "table (mean +- std per head) beside the paper's numbers.",
             "Default trainer: the paper's (AdamW lr 1e-4, batch 128, at most 300 epochs, early stopping patience 5 "
-                    + "on 10% of the training rows)."})
+                    + "on 10%% of the training rows)."})
 final class UciCommand implements Callable<Integer> {
 
     /**

@@ -3,6 +3,7 @@ package io.regheads.bench.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.heads.model.HeadSpec;
 import java.util.LinkedHashMap;
@@ -11,6 +12,24 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SmallPartsTest {
+
+    /** Picocli formats descriptions with String.format: an unescaped '%' makes it warn on System.err. */
+    @Test
+    void everyHelpTextRendersWithoutPicocliWarnings() {
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true));
+        try {
+            for (String cmd : new String[] {"compare", "uci", "curves", "risk"}) {
+                CliTestSupport.Run r = CliTestSupport.run(cmd, "--help");
+                assertEquals(0, r.exit(), cmd);
+                assertTrue(r.out().startsWith("Usage: regheads " + cmd), cmd);
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals("", captured.toString());
+    }
 
     @Test
     void statsMeanAndSampleStd() {

@@ -66,14 +66,20 @@ public final class HistogramDistribution implements PredictiveDistribution {
         this.probs = new double[probs.length][n];
         this.cum = new double[probs.length][n];
         for (int b = 0; b < probs.length; b++) {
-            Checks.require(probs[b].length == n, "probs row %d must have n = %d entries, got %d", b, n, probs[b].length);
+            if (probs[b].length != n) {
+                throw new IllegalArgumentException("probs row " + b + " must have n = " + n + " entries, got " + probs[b].length);
+            }
             double s = 0;
             for (int i = 0; i < n; i++) {
                 double p = probs[b][i];
-                Checks.require(p >= 0 && p <= 1, "probs[%d][%d] must be in [0, 1], got %s", b, i, p);
+                if (!(p >= 0 && p <= 1)) { // explicit test: no varargs boxing per element
+                    throw new IllegalArgumentException("probs[" + b + "][" + i + "] must be in [0, 1], got " + p);
+                }
                 s += p;
             }
-            Checks.require(Math.abs(s - 1) <= 1e-6, "probs of row %d must sum to 1, got %s", b, s);
+            if (!(Math.abs(s - 1) <= 1e-6)) {
+                throw new IllegalArgumentException("probs of row " + b + " must sum to 1, got " + s);
+            }
             double c = 0;
             for (int i = 0; i < n; i++) {
                 this.probs[b][i] = probs[b][i] / s;

@@ -52,19 +52,28 @@ public final class MixtureDistribution implements PredictiveDistribution {
         this.means = new double[b][];
         this.sigmas = new double[b][];
         for (int i = 0; i < b; i++) {
-            Checks.require(weights[i].length == k && means[i].length == k && sigmas[i].length == k,
-                    "row %d must have K = %d weights, means and sigmas, got %d, %d, %d",
-                    i, k, weights[i].length, means[i].length, sigmas[i].length);
+            if (weights[i].length != k || means[i].length != k || sigmas[i].length != k) {
+                throw new IllegalArgumentException("row " + i + " must have K = " + k + " weights, means and sigmas, got "
+                        + weights[i].length + ", " + means[i].length + ", " + sigmas[i].length);
+            }
             double sum = 0;
             for (int j = 0; j < k; j++) {
                 double w = weights[i][j];
-                Checks.require(w >= 0 && w <= 1, "weights[%d][%d] must be in [0, 1], got %s", i, j, w);
-                Checks.require(Double.isFinite(means[i][j]), "means[%d][%d] must be finite, got %s", i, j, means[i][j]);
-                Checks.require(sigmas[i][j] > 0 && Double.isFinite(sigmas[i][j]),
-                        "sigmas[%d][%d] must be > 0 and finite, got %s", i, j, sigmas[i][j]);
+                // explicit tests (no varargs boxing per element on this path of every prediction)
+                if (!(w >= 0 && w <= 1)) {
+                    throw new IllegalArgumentException("weights[" + i + "][" + j + "] must be in [0, 1], got " + w);
+                }
+                if (!Double.isFinite(means[i][j])) {
+                    throw new IllegalArgumentException("means[" + i + "][" + j + "] must be finite, got " + means[i][j]);
+                }
+                if (!(sigmas[i][j] > 0 && Double.isFinite(sigmas[i][j]))) {
+                    throw new IllegalArgumentException("sigmas[" + i + "][" + j + "] must be > 0 and finite, got " + sigmas[i][j]);
+                }
                 sum += w;
             }
-            Checks.require(Math.abs(sum - 1) <= 1e-6, "weights of row %d must sum to 1, got %s", i, sum);
+            if (!(Math.abs(sum - 1) <= 1e-6)) {
+                throw new IllegalArgumentException("weights of row " + i + " must sum to 1, got " + sum);
+            }
             for (int j = 0; j < k; j++) {
                 this.weights[i][j] = weights[i][j] / sum;
                 this.logWeights[i][j] = Math.log(this.weights[i][j]);
@@ -82,7 +91,9 @@ public final class MixtureDistribution implements PredictiveDistribution {
             double[] z = weightLogits[i];
             double max = Double.NEGATIVE_INFINITY;
             for (double v : z) {
-                Checks.require(Double.isFinite(v), "weightLogits[%d] must be finite, got %s", i, Arrays.toString(z));
+                if (!Double.isFinite(v)) { // explicit test: the message is built only when it is needed
+                    throw new IllegalArgumentException("weightLogits[" + i + "] must be finite, got " + Arrays.toString(z));
+                }
                 max = Math.max(max, v);
             }
             double s = 0;

@@ -166,7 +166,24 @@ public final class RegressionModel {
     /** phi for rows of x ({@code standardise}: apply the x scaler first). */
     private INDArray encode(double[][] x, boolean standardise) {
         double[][] z = standardise ? xScaler.transform(x) : x;
-        INDArray in = Nd4j.createFromArray(z).castTo(type);
+        int n = z.length;
+        int d = z[0].length;
+        INDArray in;
+        if (type == DataType.FLOAT) { // one flat copy: Nd4j.createFromArray(double[][]) costs ~25 us per row
+            float[] flat = new float[n * d];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < d; j++) {
+                    flat[i * d + j] = (float) z[i][j];
+                }
+            }
+            in = Nd4j.create(flat, new long[] {n, d}, 'c');
+        } else {
+            double[] flat = new double[n * d];
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(z[i], 0, flat, i * d, d);
+            }
+            in = Nd4j.create(flat, new long[] {n, d}, 'c');
+        }
         return encoder.forward(in, Arena.none()).output();
     }
 

@@ -40,7 +40,7 @@ class RegressionModelTest {
     }
 
     private static ModelConfig small(HeadSpec h) {
-        return new ModelConfig(2, 64, h, null, TrainerConfig.defaults().withMaxEpochs(40).withSeed(3));
+        return new ModelConfig(2, 64, h, null, TrainerConfig.defaults().withMaxEpochs(40).withPatience(10).withSeed(3));
     }
 
     @ParameterizedTest
@@ -57,11 +57,11 @@ class RegressionModelTest {
         for (int i = 0; i < mean.length; i++) {
             mse += Math.pow(mean[i] - test.y(i), 2) / mean.length;
         }
+        double nll = -java.util.Arrays.stream(d.logDensity(test.y())).average().orElseThrow();
+        System.out.printf("%s: test MSE %.5f, NLL %.4f, epochs %d%n", h, mse, nll, r.epochsRun());
         // noise variance 0.01; y spans about 6, so a 64-bin histogram adds about (6/64)^2/12 = 7e-4; allow the fit error
         assertTrue(mse < 0.03, h + ": test MSE " + mse);
         // densities in original units: the mean log density must beat a N(mean, var(y)) guess by a wide margin
-        double nll = -java.util.Arrays.stream(d.logDensity(test.y())).average().orElseThrow();
-        System.out.printf("%s: test MSE %.5f, NLL %.4f, epochs %d%n", h, mse, nll, r.epochsRun());
         assertTrue(nll < 0.2, h + ": test NLL " + nll); // the noise alone gives 0.5 log(2 pi e 0.01) = -0.88
 
         Path f = dir.resolve(h.name() + ".rgh");

@@ -39,7 +39,7 @@ class UciSmallScaleTest {
     @ParameterizedTest
     @MethodSource("heads")
     void yachtFoldZero(HeadSpec head, double maxNll, double maxRmse) {
-        Path root = SharedData.root().resolve("datasets");
+        Path root = io.regheads.core.testing.SharedData.datasets();
         Dataset all = CsvLoader.load(root.resolve("yacht.csv"));
         Folds folds = Folds.forDataset(root, "yacht");
         Folds.Split split = folds.split(all, 0);

@@ -41,7 +41,7 @@ final class UciCommand implements Callable<Integer> {
 
     /**
      * The paper's test NLL per dataset, columns MDN, unnormalized decoder, normalized decoder, Riemann (from
-     * /work/shared/datasets/README.md, which quotes the paper).
+     * ../shared/datasets/README.md, which quotes the paper).
      */
     static final Map<String, double[]> PAPER = new LinkedHashMap<>();
     static final String[] PAPER_COLUMNS = {"MDN", "Unnormalized decoder", "Normalized decoder", "Riemann"};

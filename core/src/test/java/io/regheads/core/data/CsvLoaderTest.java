@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CsvLoaderTest {
 
-    static final Path ROOT = Path.of("/work/shared/datasets");
+    static final Path ROOT = io.regheads.core.testing.SharedData.datasets();
 
     @TempDir
     Path dir;

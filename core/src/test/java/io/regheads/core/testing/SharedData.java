@@ -1,14 +1,23 @@
-package io.regheads.it;
+package io.regheads.core.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Finds {@code ../shared} (the datasets and the peer's data) from the module's working directory upwards. */
-final class SharedData {
+public final class SharedData {
     private SharedData() {}
 
     /** The {@code shared} folder beside the checkout; fails with a clear message when it cannot be found. */
-    static Path root() {
+    public static Path root() {
+        return find();
+    }
+
+    /** {@code shared/datasets}. */
+    public static Path datasets() {
+        return find().resolve("datasets");
+    }
+
+    private static Path find() {
         String prop = System.getProperty("regheads.shared");
         if (prop != null) {
             return Path.of(prop);

@@ -97,6 +97,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final int t;
     private final int v;
     private final Options options;
+    private final boolean tabulate;
     private volatile Leaves leaves;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
@@ -112,6 +113,28 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.t = w.t;
         this.v = w.v;
         this.options = Checks.notNull("options", options);
+        this.tabulate = false;
+    }
+
+    private DecoderDistribution(DecoderDistribution o) {
+        this.w = o.w;
+        this.tok = o.tok;
+        this.ordered = o.ordered;
+        this.phi = o.phi;
+        this.b = o.b;
+        this.t = o.t;
+        this.v = o.v;
+        this.options = o.options;
+        this.tabulate = true;
+    }
+
+    /**
+     * The same distributions answered from a table of every valid sequence's probability (computed once, at most
+     * {@link Options#maxLeaves()} sequences): fast repeated density/CDF queries for small vocabularies, and an
+     * independent route to the tree algorithms' results.
+     */
+    public DecoderDistribution tabulated() {
+        return tabulate ? this : new DecoderDistribution(this);
     }
 
     @Override
@@ -187,6 +210,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
+        if (tabulate) {
+            return leaves().logDensity(y);
+        }
         boolean[] inside = new boolean[b];
         int[][] tk = tokensOf(y, inside);
         double[] lp = score(tk)[0];
@@ -200,7 +226,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
-        if (!ordered) {
+        if (!ordered || tabulate) {
             return leaves().cdf(y);
         }
         boolean[] inside = new boolean[b];
@@ -230,7 +256,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         if (p == 1) {
             return supportUpperBound();
         }
-        if (!ordered) {
+        if (!ordered || tabulate) {
             return leaves().quantile(p);
         }
         DecoderState s = start();
@@ -301,7 +327,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
-        if (!ordered) {
+        if (!ordered || tabulate) {
             return leaves().moments();
         }
         double[] mean = new double[b];
@@ -725,6 +751,28 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
         double hi() {
             return iv[iv.length - 1].hi();
+        }
+
+        double[] logDensity(double[] y) {
+            double[] out = new double[dist.b];
+            for (int r = 0; r < dist.b; r++) {
+                out[r] = Double.NEGATIVE_INFINITY;
+                int lo = 0;
+                int hi = iv.length - 1;
+                while (lo < hi) { // last leaf with iv.lo <= y
+                    int mid = (lo + hi + 1) >>> 1;
+                    if (iv[mid].lo() <= y[r]) {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                boolean last = lo == iv.length - 1;
+                if (iv[lo].contains(y[r]) || last && y[r] == iv[lo].hi()) {
+                    out[r] = Math.log(prob[r][lo] / iv[lo].width());
+                }
+            }
+            return out;
         }
 
         double[] cdf(double[] y) {

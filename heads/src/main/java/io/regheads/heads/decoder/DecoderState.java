@@ -194,7 +194,7 @@ public final class DecoderState {
         int m = rows.length;
         Checks.require(m > 0, "rows must not be empty");
         int td = w.t * w.d;
-        int used = Math.min(pos, w.t) * w.d;
+        int used = Math.min(pos + 1, w.t) * w.d; // keys/values of positions 0..pos are cached
         double[][] k = new double[keys.length][m * td];
         double[][] vv = new double[keys.length][m * td];
         int[] p = new int[m * w.t];

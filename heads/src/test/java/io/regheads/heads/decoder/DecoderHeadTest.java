@@ -114,6 +114,11 @@ class DecoderHeadTest {
                 next[r] = t.tokens()[r * tt + p];
             }
             s.advance(next);
+            if (p == 0) { // branch: rows in reverse order, caches copied
+                int n = y.length;
+                s = s.select(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).toArray())
+                        .select(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).toArray());
+            }
         }
         assertThrows(IllegalArgumentException.class, s::logits);
     }

@@ -360,9 +360,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
             List<Double> clo = new ArrayList<>();
             for (int i = 0; i < m; i++) {
                 int src = s.source(i);
-                s.logProbabilities(i, 1.0, row);
+                s.probabilities(i, 1.0, row);
                 for (int k = 0; k < v; k++) {
-                    double q = mass[i] * Math.exp(row[k]);
+                    double q = mass[i] * row[k];
                     if (q <= 0) {
                         continue;
                     }
@@ -446,15 +446,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
             rows[i] = i / n;
         }
         DecoderState s = start().select(rows);
-        double[] lp = new double[v];
         double[] p = new double[v];
         int[] next = new int[rows.length];
         for (int pos = 0; pos < t; pos++) {
             for (int i = 0; i < rows.length; i++) {
-                s.logProbabilities(i, sampling.temperature(), lp);
-                for (int k = 0; k < v; k++) {
-                    p[k] = Math.exp(lp[k]);
-                }
+                s.probabilities(i, sampling.temperature(), p);
                 filter(p, sampling.topK(), sampling.topP());
                 next[i] = draw(p, rng.nextDouble());
             }

@@ -27,6 +27,8 @@ public final class DecoderState {
     /** An immutable snapshot of a head's parameters for inference. */
     static final class Weights {
         final NumberTokenizer tokenizer;
+        /** True when every token is allowed everywhere (normalized digits): masks need no tokenizer calls. */
+        final boolean unmasked;
         final DataType type;
         final int t;
         final int v;
@@ -49,6 +51,7 @@ public final class DecoderState {
 
         Weights(DecoderHead h) {
             tokenizer = h.tokenizer();
+            unmasked = tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer;
             type = h.dataType();
             t = tokenizer.sequenceLength();
             v = tokenizer.vocabularySize();
@@ -167,25 +170,62 @@ public final class DecoderState {
     public void logProbabilities(int r, double temperature, double[] dst) {
         Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
                 "temperature must be > 0 and finite, got %s", temperature);
-        boolean[] allowed = w.tokenizer.allowed(pos, prefix(r));
+        boolean[] allowed = allowed(r);
         int o = r * w.v;
         double max = Double.NEGATIVE_INFINITY;
         for (int k = 0; k < w.v; k++) {
-            if (allowed[k]) {
+            if (allowed == null || allowed[k]) {
                 max = Math.max(max, logits[o + k] / temperature);
             }
         }
         Checks.require(max > Double.NEGATIVE_INFINITY, "tokenizer allows no token at position %d", pos);
         double s = 0;
         for (int k = 0; k < w.v; k++) {
-            if (allowed[k]) {
+            if (allowed == null || allowed[k]) {
                 s += Math.exp(logits[o + k] / temperature - max);
             }
         }
         double lse = max + Math.log(s);
         for (int k = 0; k < w.v; k++) {
-            dst[k] = allowed[k] ? logits[o + k] / temperature - lse : Double.NEGATIVE_INFINITY;
+            dst[k] = allowed == null || allowed[k] ? logits[o + k] / temperature - lse : Double.NEGATIVE_INFINITY;
         }
+    }
+
+    /**
+     * Masked probabilities of the current position for row r at a temperature, {@code softmax(z / tau)} over the
+     * allowed tokens (0 elsewhere): as {@link #logProbabilities} without the logarithms.
+     *
+     * @param dst {@code [V]} output
+     */
+    public void probabilities(int r, double temperature, double[] dst) {
+        Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
+                "temperature must be > 0 and finite, got %s", temperature);
+        boolean[] allowed = allowed(r);
+        int o = r * w.v;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < w.v; k++) {
+            if (allowed == null || allowed[k]) {
+                max = Math.max(max, logits[o + k] / temperature);
+            }
+        }
+        Checks.require(max > Double.NEGATIVE_INFINITY, "tokenizer allows no token at position %d", pos);
+        double s = 0;
+        for (int k = 0; k < w.v; k++) {
+            double e = allowed == null || allowed[k] ? Math.exp(logits[o + k] / temperature - max) : 0;
+            dst[k] = e;
+            s += e;
+        }
+        for (int k = 0; k < w.v; k++) {
+            dst[k] /= s;
+        }
+    }
+
+    /** The tokenizer's mask at the current position for row r; null when every token is allowed. */
+    private boolean[] allowed(int r) {
+        if (w.unmasked) {
+            return null;
+        }
+        return w.tokenizer.allowed(pos, prefix(r));
     }
 
     /** A new state with rows {@code rows[i]} of this one (caches copied). */
@@ -228,7 +268,7 @@ public final class DecoderState {
         Checks.require(pos < w.t, "the sequence is complete (position %d = T)", pos);
         for (int r = 0; r < n; r++) {
             int tok = tokens[r];
-            Checks.require(tok >= 0 && tok < w.v && w.tokenizer.allowed(pos, prefix(r))[tok],
+            Checks.require(tok >= 0 && tok < w.v && (w.unmasked || w.tokenizer.allowed(pos, prefix(r))[tok]),
                     "tokens[%d] = %d is not allowed at position %d", r, tok, pos);
             prefix[r * w.t + pos] = tok;
         }

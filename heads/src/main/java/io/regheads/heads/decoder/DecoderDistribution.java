@@ -89,6 +89,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     /** Best sequences of a beam search, {@code tokens [B][T]}, their log-probabilities and log-densities. */
     public record Beam(int[][] tokens, double[] logProbability, double[] logDensity) {}
 
+    /** State rows per block in sampling (keeps a block's activations cache-sized). */
+    private static final int BLOCK_ROWS = 2048;
+
     private final DecoderState.Weights w;
     private final NumberTokenizer tok;
     private final boolean ordered;
@@ -333,19 +336,21 @@ public final class DecoderDistribution implements PredictiveDistribution {
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
-        int chunk = 64;
+        int chunk = 16;
+        DecoderState start = start();
         for (int c0 = 0; c0 < b; c0 += chunk) {
-            expandChunk(c0, Math.min(b, c0 + chunk), tolerance, mean, bound, second);
+            expandChunk(start, c0, Math.min(b, c0 + chunk), tolerance, mean, bound, second);
         }
         return new MeanEstimate(mean, bound, second);
     }
 
-    private void expandChunk(int from, int to, double tol, double[] mean, double[] bound, double[] second) {
+    private void expandChunk(DecoderState start, int from, int to, double tol, double[] mean, double[] bound,
+            double[] second) {
         int[] rows = new int[to - from];
         for (int i = 0; i < rows.length; i++) {
             rows[i] = from + i;
         }
-        DecoderState s = start().select(rows);
+        DecoderState s = start.select(rows);
         int m = rows.length;
         double[] mass = new double[m];
         double[] lo = new double[m];
@@ -441,24 +446,30 @@ public final class DecoderDistribution implements PredictiveDistribution {
         Checks.notNull("rng", rng);
         Checks.notNull("sampling", sampling);
         Checks.atLeast("n", n, 1);
-        int[] rows = new int[b * n];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = i / n;
-        }
-        DecoderState s = start().select(rows);
+        int[][] out = new int[b * n][];
+        // blocks of input rows so that one block's state (rows x T x d per layer, ff-wide activations) stays in cache
+        int block = Math.max(1, BLOCK_ROWS / n);
+        DecoderState start = start();
         double[] p = new double[v];
-        int[] next = new int[rows.length];
-        for (int pos = 0; pos < t; pos++) {
+        for (int r0 = 0; r0 < b; r0 += block) {
+            int r1 = Math.min(b, r0 + block);
+            int[] rows = new int[(r1 - r0) * n];
             for (int i = 0; i < rows.length; i++) {
-                s.probabilities(i, sampling.temperature(), p);
-                filter(p, sampling.topK(), sampling.topP());
-                next[i] = draw(p, rng.nextDouble());
+                rows[i] = r0 + i / n;
             }
-            s.advance(next);
-        }
-        int[][] out = new int[rows.length][];
-        for (int i = 0; i < rows.length; i++) {
-            out[i] = s.prefix(i);
+            DecoderState s = start.select(rows);
+            int[] next = new int[rows.length];
+            for (int pos = 0; pos < t; pos++) {
+                for (int i = 0; i < rows.length; i++) {
+                    s.probabilities(i, sampling.temperature(), p);
+                    filter(p, sampling.topK(), sampling.topP());
+                    next[i] = draw(p, rng.nextDouble());
+                }
+                s.advance(next);
+            }
+            for (int i = 0; i < rows.length; i++) {
+                out[r0 * n + i] = s.prefix(i);
+            }
         }
         return out;
     }

@@ -168,8 +168,9 @@ public final class DecoderState {
      * @param dst {@code [V]} output
      */
     public void logProbabilities(int r, double temperature, double[] dst) {
-        Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
-                "temperature must be > 0 and finite, got %s", temperature);
+        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
+            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
+        }
         boolean[] allowed = allowed(r);
         int o = r * w.v;
         double max = Double.NEGATIVE_INFINITY;
@@ -178,7 +179,9 @@ public final class DecoderState {
                 max = Math.max(max, logits[o + k] / temperature);
             }
         }
-        Checks.require(max > Double.NEGATIVE_INFINITY, "tokenizer allows no token at position %d", pos);
+        if (!(max > Double.NEGATIVE_INFINITY)) {
+            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
+        }
         double s = 0;
         for (int k = 0; k < w.v; k++) {
             if (allowed == null || allowed[k]) {
@@ -198,8 +201,9 @@ public final class DecoderState {
      * @param dst {@code [V]} output
      */
     public void probabilities(int r, double temperature, double[] dst) {
-        Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
-                "temperature must be > 0 and finite, got %s", temperature);
+        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
+            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
+        }
         boolean[] allowed = allowed(r);
         int o = r * w.v;
         double max = Double.NEGATIVE_INFINITY;
@@ -208,7 +212,9 @@ public final class DecoderState {
                 max = Math.max(max, logits[o + k] / temperature);
             }
         }
-        Checks.require(max > Double.NEGATIVE_INFINITY, "tokenizer allows no token at position %d", pos);
+        if (!(max > Double.NEGATIVE_INFINITY)) {
+            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
+        }
         double s = 0;
         for (int k = 0; k < w.v; k++) {
             double e = allowed == null || allowed[k] ? Math.exp(logits[o + k] / temperature - max) : 0;
@@ -268,8 +274,9 @@ public final class DecoderState {
         Checks.require(pos < w.t, "the sequence is complete (position %d = T)", pos);
         for (int r = 0; r < n; r++) {
             int tok = tokens[r];
-            Checks.require(tok >= 0 && tok < w.v && (w.unmasked || w.tokenizer.allowed(pos, prefix(r))[tok]),
-                    "tokens[%d] = %d is not allowed at position %d", r, tok, pos);
+            if (!(tok >= 0 && tok < w.v && (w.unmasked || w.tokenizer.allowed(pos, prefix(r))[tok]))) {
+                throw new IllegalArgumentException("tokens[" + r + "] = " + tok + " is not allowed at position " + pos);
+            }
             prefix[r * w.t + pos] = tok;
         }
         pos++;
@@ -343,9 +350,16 @@ public final class DecoderState {
             }
             layerNorm(x, L.ln2G(), L.ln2B(), h);
             double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B());
-            for (int i = 0; i < f.length; i++) {
-                double u = f[i];
-                f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
+            if (w.type == DataType.FLOAT) { // float model: float-accurate tanh, as the training kernels use
+                for (int i = 0; i < f.length; i++) {
+                    float u = (float) f[i];
+                    f[i] = 0.5f * u * (1 + fastTanh((float) GELU_C * (u + 0.044715f * u * u * u)));
+                }
+            } else {
+                for (int i = 0; i < f.length; i++) {
+                    double u = f[i];
+                    f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
+                }
             }
             double[] g = gemm(f, n, w.ff, L.fc2W(), d, L.fc2B());
             for (int i = 0; i < x.length; i++) {
@@ -354,6 +368,29 @@ public final class DecoderState {
         }
         layerNorm(x, w.lnfG, w.lnfB, h);
         return gemm(h, n, d, w.outW, w.v, w.outB);
+    }
+
+    /**
+     * tanh to float accuracy (error below 4e-7): Eigen's rational minimax approximation ({@code
+     * generic_fast_tanh_float}, odd degree-13 over even degree-6 on [-9, 9]), the same as the core's float GELU
+     * kernel, so the cached path of a float model matches its training forward.
+     */
+    static float fastTanh(float x) {
+        float c = Math.min(9f, Math.max(-9f, x));
+        float x2 = c * c;
+        float p = -2.76076847742355e-16f;
+        p = p * x2 + 2.00018790482477e-13f;
+        p = p * x2 - 8.60467152213735e-11f;
+        p = p * x2 + 5.12229709037114e-08f;
+        p = p * x2 + 1.48572235717979e-05f;
+        p = p * x2 + 6.37261928875436e-04f;
+        p = p * x2 + 4.89352455891786e-03f;
+        p = p * c;
+        float q = 1.19825839466702e-06f;
+        q = q * x2 + 1.18534705686654e-04f;
+        q = q * x2 + 2.26843463243900e-03f;
+        q = q * x2 + 4.89352518554385e-03f;
+        return p / q;
     }
 
     private void layerNorm(double[] x, double[] g, double[] b, double[] y) {

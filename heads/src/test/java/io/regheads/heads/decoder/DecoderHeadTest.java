@@ -123,6 +123,29 @@ class DecoderHeadTest {
         assertThrows(IllegalArgumentException.class, s::logits);
     }
 
+    /** The float model's cached path (float-accurate tanh, float gemms) agrees with its full forward. */
+    @Test
+    void cachedStepsEqualTheFullForwardInFloat() {
+        NumberTokenizer tok = NormalizedTokenizer.of(10, 3);
+        DecoderHead head = new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12), 2, 4), DataType.FLOAT);
+        double[] y = {0.123, 0.999, 0.5};
+        INDArray phi = GradientCheck.random(4, 1.0, y.length, D).castTo(DataType.FLOAT);
+        Targets.Tokens t = (Targets.Tokens) head.targets(y);
+        TokenLogits full = (TokenLogits) head.forward(phi, t, Arena.none()).output();
+        DecoderState s = head.distribution(phi).start();
+        for (int p = 0; p < 3; p++) {
+            int[] next = new int[y.length];
+            for (int r = 0; r < y.length; r++) {
+                for (int k = 0; k < 10; k++) {
+                    assertEquals(full.logits().getDouble(r, p, k), s.logits()[r * 10 + k], 2e-5, "row " + r + " pos " + p);
+                }
+                next[r] = t.tokens()[r * 3 + p];
+            }
+            s.advance(next);
+        }
+        assertEquals(0.5f * (1 + (float) Math.tanh(0.3)), 0.5f * (1 + DecoderState.fastTanh(0.3f)), 1e-7);
+    }
+
     @Test
     void forwardNeedsTeacherForcingTargets() {
         DecoderHead head = small(NormalizedTokenizer.of(4, 2), 1);

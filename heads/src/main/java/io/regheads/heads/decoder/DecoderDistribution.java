@@ -102,6 +102,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final Options options;
     private final boolean tabulate;
     private volatile Leaves leaves;
+    private volatile List<int[]> sequences;
+    private volatile boolean tooMany;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
         Checks.rank("phi", phi, 2);
@@ -187,14 +189,17 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
     }
 
-    /** Which y are in the support; the tokens of each (a placeholder leaf for y outside). */
+    /**
+     * Which y are in the support; the tokens of each (a placeholder leaf for y outside). Normalized digits: the
+     * support is [0, 1]. Other tokenizers: {@code encode(y)} (which may refuse values outside its domain, e.g. a
+     * tokenizer without overflow clamping), then y must lie in the interval of its own spelling (a clamped
+     * overflow does not).
+     */
     private int[][] tokensOf(double[] y, boolean[] inside) {
-        double[] lo = supportLowerBound();
-        double[] hi = supportUpperBound();
         int[][] tk = new int[b][];
         int[] any = null;
         for (int r = 0; r < b; r++) {
-            inside[r] = y[r] >= lo[r] && y[r] <= hi[r] && Double.isFinite(y[r]);
+            inside[r] = Double.isFinite(y[r]) && (!ordered || y[r] >= 0 && y[r] <= 1);
             if (inside[r]) {
                 tk[r] = tok.encode(y[r]);
                 Interval iv = tok.interval(tk[r]);
@@ -204,7 +209,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
         for (int r = 0; r < b; r++) {
             if (tk[r] == null) {
-                tk[r] = any != null ? any : tok.encode(lo[r]);
+                tk[r] = any != null ? any : tok.encode(ordered ? 0.0 : 1.0);
             }
         }
         return tk;
@@ -681,18 +686,62 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     // ------------------------------------------------------------------ support and leaves
 
+    /**
+     * 0 for normalized digits; otherwise the lowest interval end over all valid sequences when there are at most
+     * {@link Options#maxLeaves()} of them, else {@code -Infinity} (not enumerated).
+     */
     @Override
     public double[] supportLowerBound() {
         double[] out = new double[b];
-        Arrays.fill(out, ordered ? 0.0 : leaves().lo());
+        List<int[]> seq = ordered ? null : sequences();
+        Arrays.fill(out, ordered ? 0.0 : seq == null ? Double.NEGATIVE_INFINITY : tok.interval(seq.get(0)).lo());
         return out;
     }
 
+    /** As {@link #supportLowerBound()}: 1, the highest interval end, or {@code +Infinity}. */
     @Override
     public double[] supportUpperBound() {
         double[] out = new double[b];
-        Arrays.fill(out, ordered ? 1.0 : leaves().hi());
+        List<int[]> seq = ordered ? null : sequences();
+        Arrays.fill(out, ordered ? 1.0 : seq == null ? Double.POSITIVE_INFINITY
+                : tok.interval(seq.get(seq.size() - 1)).hi());
         return out;
+    }
+
+    /** Every valid sequence sorted by interval, or null if there are more than {@link Options#maxLeaves()}. */
+    private List<int[]> sequences() {
+        List<int[]> s = sequences;
+        if (s == null && !tooMany) {
+            List<int[]> list = new ArrayList<>();
+            if (enumerate(tok, new int[t], 0, options.maxLeaves(), list)) {
+                list.sort(Comparator.comparingDouble((int[] q) -> tok.interval(q).lo()));
+                sequences = list;
+                s = list;
+            } else {
+                tooMany = true;
+            }
+        }
+        return s;
+    }
+
+    private static boolean enumerate(NumberTokenizer tk, int[] prefix, int pos, int max, List<int[]> out) {
+        if (pos == prefix.length) {
+            if (out.size() >= max) {
+                return false;
+            }
+            out.add(prefix.clone());
+            return true;
+        }
+        boolean[] a = tk.allowed(pos, prefix);
+        for (int k = 0; k < a.length; k++) {
+            if (a[k]) {
+                prefix[pos] = k;
+                if (!enumerate(tk, prefix, pos + 1, max, out)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private Leaves leaves() {
@@ -714,8 +763,10 @@ public final class DecoderDistribution implements PredictiveDistribution {
         Leaves(DecoderDistribution dd) {
             this.dist = dd;
             NumberTokenizer tk = dd.tok;
-            enumerate(tk, new int[dd.t], 0, dd.options.maxLeaves());
-            seq.sort(Comparator.comparingDouble((int[] s) -> tk.interval(s).lo()));
+            List<int[]> all = dd.sequences();
+            Checks.require(all != null, "the tokenizer has more than %d valid sequences: exact CDF, quantiles and mean"
+                    + " need value-ordered tokens (NormalizedTokenizer); use sampling", dd.options.maxLeaves());
+            seq.addAll(all);
             iv = new Interval[seq.size()];
             for (int i = 0; i < iv.length; i++) {
                 iv[i] = tk.interval(seq.get(i));
@@ -723,7 +774,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
                         "sequence intervals must not overlap, got %s and %s", iv[Math.max(0, i - 1)], iv[i]);
             }
             prob = new double[dd.b][iv.length];
-            // teacher-forced scoring of every leaf for every row, in chunks of leaves
+            // teacher-forced scoring of every leaf for every row
             int[][] one = new int[dd.b][];
             for (int i = 0; i < iv.length; i++) {
                 for (int r = 0; r < dd.b; r++) {
@@ -732,22 +783,6 @@ public final class DecoderDistribution implements PredictiveDistribution {
                 double[] lp = dd.score(one)[0];
                 for (int r = 0; r < dd.b; r++) {
                     prob[r][i] = Math.exp(lp[r]);
-                }
-            }
-        }
-
-        private void enumerate(NumberTokenizer tk, int[] prefix, int pos, int max) {
-            if (pos == prefix.length) {
-                Checks.require(seq.size() < max, "the tokenizer has more than %d valid sequences: exact CDF, quantiles"
-                        + " and mean need value-ordered tokens (NormalizedTokenizer); use sampling", max);
-                seq.add(prefix.clone());
-                return;
-            }
-            boolean[] a = tk.allowed(pos, prefix);
-            for (int k = 0; k < a.length; k++) {
-                if (a[k]) {
-                    prefix[pos] = k;
-                    enumerate(tk, prefix, pos + 1, max);
                 }
             }
         }

@@ -120,6 +120,38 @@ class DecoderDistributionTest {
         assertArrayEquals(new double[] {0, 1}, d.cumulativeProbability(new double[] {-0.1, 1.1}));
     }
 
+    /** A tokenizer too large to enumerate: densities still come from one teacher-forced pass. */
+    @Test
+    void largeUnnormalizedLogDensityEqualsTheMaskedFullForward() {
+        UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(10, 2, 3);
+        DecoderHead h = head(tok, 51);
+        double[] y = {-1.25e-7, 3.5, 0.0, 1e300};
+        INDArray phi = GradientCheck.random(12, 1.0, y.length, D);
+        DecoderDistribution d = h.distribution(phi);
+        double[] ld = d.logDensity(y);
+        Targets.Tokens t = (Targets.Tokens) h.targets(new double[] {y[0], y[1], y[2], 1.0});
+        TokenLogits out = (TokenLogits) h.forward(phi, t, Arena.none()).output();
+        int tt = tok.sequenceLength();
+        for (int r = 0; r < 3; r++) {
+            double lp = 0;
+            for (int k = 0; k < tt; k++) {
+                double s = 0;
+                for (int j = 0; j < tok.vocabularySize(); j++) {
+                    if (out.validMask().getDouble(r, k, j) > 0) {
+                        s += Math.exp(out.logits().getDouble(r, k, j));
+                    }
+                }
+                lp += out.logits().getDouble(r, k, t.tokens()[r * tt + k]) - Math.log(s);
+            }
+            int[] seq = java.util.Arrays.copyOfRange(t.tokens(), r * tt, r * tt + tt);
+            assertEquals(lp - Math.log(tok.interval(seq).width()), ld[r], 1e-9, "row " + r);
+        }
+        // 1e300 overflows to the largest value, whose interval does not contain it: outside the support
+        assertEquals(Double.NEGATIVE_INFINITY, ld[3]);
+        assertEquals(Double.NEGATIVE_INFINITY, d.supportLowerBound()[0]); // not enumerated
+        assertThrows(IllegalArgumentException.class, () -> d.inverseCumulativeProbability(0.5));
+    }
+
     @Test
     void beamSearchFindsTheMostProbableSequenceWhenWideEnough() {
         NormalizedTokenizer tok = NormalizedTokenizer.of(4, 3);

@@ -10,6 +10,7 @@ import io.regheads.core.optim.Optimizer;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.model.HeadSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
@@ -57,7 +58,8 @@ public final class PeerComparison {
             case "pointwise" -> new HeadSpec.Pointwise(false);
             case "histogram" -> new HeadSpec.Histogram(256, false);
             case "mdn" -> new HeadSpec.Mixture(10);
-            default -> throw new IllegalArgumentException("head must be pointwise, histogram or mdn, got " + name);
+            case "decoder" -> HeadSpec.Decoder.small(10, 4);
+            default -> throw new IllegalArgumentException("head must be pointwise, histogram, mdn or decoder, got " + name);
         };
     }
 
@@ -72,6 +74,9 @@ public final class PeerComparison {
         // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
         double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         double[] y01 = test.y01();
+        if (head instanceof HeadSpec.Decoder) {
+            return decoder(m, head, tr, msPerStep, test);
+        }
         long t0 = System.nanoTime();
         PredictiveDistribution d = m.predictUnit(test.data().x());
         double[] mean = d.mean();
@@ -122,5 +127,57 @@ public final class PeerComparison {
             best = Math.min(best, ms[100]);
         }
         return best;
+    }
+
+    /**
+     * The decoder's figures as the peer reports them: test MSE of the 64-sample mean (the row's MSE), test NLL, and
+     * sampling speed; plus the exact mean (tree expansion, full and pruned at mass * width <= 1e-6 and 1e-5; the row reports 1e-6) with its MSE,
+     * error bound and predictions per second.
+     */
+    static Row decoder(RegressionModel m, HeadSpec head, TrainingResult tr, double msPerStep, PeerData test) {
+        double[] y01 = test.y01();
+        int n = y01.length;
+        DecoderDistribution d = (DecoderDistribution) m.predictUnit(test.data().x());
+        double[] logp = d.logDensity(y01);
+        double nll = -Arrays.stream(logp).sum() / n;
+        org.apache.commons.rng.UniformRandomProvider rng = org.apache.commons.rng.simple.RandomSource.SPLIT_MIX_64.create(1);
+        d.sampleValues(rng, 8, DecoderDistribution.Sampling.plain()); // warm-up
+        long t0 = System.nanoTime();
+        double[][] s = d.sampleValues(rng, 64, DecoderDistribution.Sampling.plain());
+        double sampleSeconds = (System.nanoTime() - t0) * 1e-9;
+        double[] sm = new double[n];
+        for (double[] row : s) {
+            for (int i = 0; i < n; i++) {
+                sm[i] += row[i] / 64;
+            }
+        }
+        double mseSample = mse(sm, y01);
+        System.out.printf("[decoder] 64-sample mean: MSE %.6f, %.0f samples/s (%.2f s for %d x 64)%n", mseSample,
+                n * 64 / sampleSeconds, sampleSeconds, n);
+        double first = 0;
+        for (double tol : new double[] {0.0, 1e-6, 1e-5}) {
+            d.exactMean(tol); // warm-up
+            long t1 = System.nanoTime();
+            DecoderDistribution.MeanEstimate e = d.exactMean(tol);
+            double sec = (System.nanoTime() - t1) * 1e-9;
+            double maxBound = Arrays.stream(e.errorBound()).max().orElse(0);
+            System.out.printf("[decoder] exact mean (prune mass*width <= %g): MSE %.6f, max error bound %.2e, %.0f pred/s%n",
+                    tol, mse(e.mean(), y01), maxBound, n / sec);
+            if (tol == 1e-6) {
+                first = n / sec;
+            }
+        }
+        long t2 = System.nanoTime();
+        double[] med = d.median();
+        System.out.printf("[decoder] tree-walk median: MSE %.6f, %.0f pred/s%n", mse(med, y01), n / ((System.nanoTime() - t2) * 1e-9));
+        return new Row(head.name(), msPerStep, tr.wallTime().toNanos() * 1e-9 / tr.epochsRun(), mseSample, nll, first, tr);
+    }
+
+    private static double mse(double[] a, double[] y) {
+        double s = 0;
+        for (int i = 0; i < y.length; i++) {
+            s += (a[i] - y[i]) * (a[i] - y[i]);
+        }
+        return s / y.length;
     }
 }

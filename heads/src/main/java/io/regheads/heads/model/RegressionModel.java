@@ -293,6 +293,9 @@ public final class RegressionModel {
             p.setProperty("head.tails", Boolean.toString(hi.tails()));
         } else if (h instanceof HeadSpec.Mixture mx) {
             p.setProperty("head.components", Integer.toString(mx.components()));
+        } else if (h instanceof HeadSpec.Decoder dc) {
+            p.setProperty("head.decoder", dc.base() + "," + dc.length() + "," + dc.d() + "," + dc.heads() + "," + dc.ff()
+                    + "," + dc.layers());
         }
         if (head instanceof PointwiseHead pw) {
             p.setProperty("head.noiseStd", Double.toString(pw.noiseStd()));
@@ -336,6 +339,10 @@ public final class RegressionModel {
                 case "histogram" -> new HeadSpec.Histogram(Integer.parseInt(p.getProperty("head.bins")),
                         Boolean.parseBoolean(p.getProperty("head.tails")));
                 case "mdn" -> new HeadSpec.Mixture(Integer.parseInt(p.getProperty("head.components")));
+                case "decoder" -> {
+                    double[] dc = split(p.getProperty("head.decoder"));
+                    yield new HeadSpec.Decoder((int) dc[0], (int) dc[1], (int) dc[2], (int) dc[3], (int) dc[4], (int) dc[5]);
+                }
                 default -> throw new IllegalArgumentException("unknown head " + p.getProperty("head"));
             };
             double[] t = split(p.getProperty("trainer"));

@@ -1,0 +1,111 @@
+package io.regheads.bench;
+
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.TokenLogits;
+import io.regheads.core.loss.Loss;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.heads.decoder.DecoderConfig;
+import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderHead;
+import io.regheads.heads.decoder.DecoderState;
+import io.regheads.losses.Losses;
+import io.regheads.tokenizers.NormalizedTokenizer;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The peer's decoder head alone (normalized B = 10, K = 4, 1 block, d = 32, 1 head, ff = 128, float32, untrained,
+ * phi of width 256): one teacher-forced training step of the head (forward + CE + backward, batch 128), 64 samples
+ * for each of {@code rows} rows (KV cache), the exact mean by tree expansion (full and pruned at 1e-6), and the
+ * tree-walk median. Divide by {@code rows} (and 64) for per-prediction (per-sample) costs.
+ *
+ * <p>{@code @Setup} checks the cached path against the full forward (logits to 1e-4) and throws if they disagree.
+ */
+@State(Scope.Thread)
+public class DecoderInferenceBench extends BenchmarkBase {
+
+    @Param({"256"})
+    public int rows;
+
+    private DecoderHead head;
+    private DecoderDistribution dist;
+    private INDArray phiTrain;
+    private Targets targets;
+    private final Loss ce = Losses.ce();
+    private Arena arena;
+    private UniformRandomProvider rng;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Nd4j.getRandom().setSeed(1);
+        head = new DecoderHead(DecoderConfig.small(NormalizedTokenizer.of(10, 4), 256, 1), DataType.FLOAT);
+        INDArray phi = Nd4j.rand(DataType.FLOAT, rows, 256).subi(0.5).muli(4);
+        dist = head.distribution(phi);
+        phiTrain = Nd4j.rand(DataType.FLOAT, 128, 256).subi(0.5).muli(4);
+        double[] y = new double[128];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = (i + 0.5) / 128;
+        }
+        targets = head.targets(y);
+        arena = Arena.create();
+        rng = RandomSource.SPLIT_MIX_64.create(1);
+        // the cached path must reproduce the full teacher-forced forward
+        Targets.Tokens t = (Targets.Tokens) head.targets(java.util.Arrays.copyOf(y, rows));
+        TokenLogits full = (TokenLogits) head.forward(phi, t, Arena.none()).output();
+        DecoderState s = dist.start();
+        for (int p = 0; p < 4; p++) {
+            int[] next = new int[rows];
+            for (int r = 0; r < rows; r++) {
+                for (int k = 0; k < 10; k++) {
+                    double diff = Math.abs(full.logits().getDouble(r, p, k) - s.logits()[r * 10 + k]);
+                    if (!(diff < 1e-4)) {
+                        throw new IllegalStateException("cached path differs from the full forward by " + diff);
+                    }
+                }
+                next[r] = t.tokens()[r * 4 + p];
+            }
+            s.advance(next);
+        }
+    }
+
+    @Benchmark
+    public INDArray trainStepHeadOnly() {
+        arena.reset();
+        head.params().forEach(io.regheads.core.nn.Param::zeroGrad);
+        RegressionHead.Forward f = head.forward(phiTrain, targets, arena);
+        HeadOutput g = f.output().zerosLike(arena);
+        ce.accumulate(f.output(), targets, 1.0, g, new double[128]);
+        return head.backward(f, g, arena);
+    }
+
+    @Benchmark
+    public int[][] sample64() {
+        return dist.sampleSequences(rng, 64, DecoderDistribution.Sampling.plain());
+    }
+
+    @Benchmark
+    public DecoderDistribution.MeanEstimate exactMeanFull() {
+        return dist.exactMean(0);
+    }
+
+    @Benchmark
+    public DecoderDistribution.MeanEstimate exactMeanPruned1e6() {
+        return dist.exactMean(1e-6);
+    }
+
+    @Benchmark
+    public double[] treeWalkMedian() {
+        return dist.median();
+    }
+}

@@ -1,0 +1,303 @@
+package io.regheads.heads.decoder;
+
+import io.regheads.core.Checks;
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.TokenLogits;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Embedding;
+import io.regheads.core.nn.LayerNorm;
+import io.regheads.core.nn.Linear;
+import io.regheads.core.nn.MultiHeadSelfAttention;
+import io.regheads.core.nn.Param;
+import io.regheads.core.nn.TransformerBlock;
+import io.regheads.core.token.NumberTokenizer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Transformer decoder head over any {@link NumberTokenizer} (DESIGN.md section 5):
+ * <pre>
+ *   x[b, 0]   = phi[b] Win + bin + pos[0]                       phi [B, D] -> [B, d]
+ *   x[b, t]   = emb[token[b, t-1]] + pos[t]        t = 1..T-1   (teacher forcing on the target tokens)
+ *   x         = block_L(... block_1(x))                          pre-LN causal blocks, [B, T, d]
+ *   logits    = LN_f(x) Wout + bout                              [B, T, V]
+ *   mask[b,t] = tokenizer.allowed(t, token[b, 0..t-1])           [B, T, V], 1 allowed / 0 masked
+ *               (null for a NormalizedTokenizer, whose digits are all allowed at every position)
+ * </pre>
+ * The output is {@link TokenLogits} with the tokenizer's token values and the mask, so every token loss (CE,
+ * CE + lambda NTL-WAS, GCE, place-weighted NTL) trains it under the same masked softmax that scoring and sampling
+ * use ({@link DecoderDistribution}, {@link DecoderState}).
+ *
+ * <p>Parameters, in order: {@code decoder.in.weight [D, d]/bias}, {@code decoder.token.weight [V, d]}, {@code
+ * decoder.position.weight [T, d]}, the blocks' parameters ({@code decoder.block<i>.*}), {@code
+ * decoder.lnf.gain/bias}, {@code decoder.out.weight [d, V]/bias}.
+ *
+ * <p>Thread safety: concurrent forward passes with separate arenas are safe; backward writes gradients.
+ */
+public final class DecoderHead implements RegressionHead {
+
+    /** Caches of one teacher-forced pass. */
+    record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
+            List<TransformerBlock.Cache> blocks, LayerNorm.Cache lnf, Linear.Cache out) {}
+
+    private final DecoderConfig config;
+    private final NumberTokenizer tokenizer;
+    private final DataType type;
+    private final int t;
+    private final int v;
+    private final int d;
+    private final double[] tokenValues;
+    private final Linear in;
+    private final Embedding token;
+    private final Embedding position;
+    private final List<TransformerBlock> blocks;
+    private final LayerNorm lnf;
+    private final Linear out;
+    private final List<Param> params;
+
+    /**
+     * @param type FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null config or an unsupported type
+     */
+    public DecoderHead(DecoderConfig config, DataType type) {
+        this.config = Checks.notNull("config", config);
+        Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE, "type must be FLOAT or DOUBLE, got %s", type);
+        this.type = type;
+        this.tokenizer = config.tokenizer();
+        this.t = tokenizer.sequenceLength();
+        this.v = tokenizer.vocabularySize();
+        this.d = config.block().d();
+        this.tokenValues = tokenizer.tokenValues();
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
+        this.in = new Linear("decoder.in", config.inputWidth(), d, type, rng);
+        this.token = new Embedding("decoder.token", v, d, type, rng);
+        this.position = new Embedding("decoder.position", t, d, type, rng);
+        List<TransformerBlock> bl = new ArrayList<>();
+        for (int i = 0; i < config.layers(); i++) {
+            bl.add(new TransformerBlock("decoder.block" + i, config.block(), MultiHeadSelfAttention.Kernel.AUTO, type, rng));
+        }
+        this.blocks = Collections.unmodifiableList(bl);
+        this.lnf = new LayerNorm("decoder.lnf", d, type);
+        this.out = new Linear("decoder.out", d, v, type, rng);
+        List<Param> p = new ArrayList<>();
+        p.addAll(in.params());
+        p.addAll(token.params());
+        p.addAll(position.params());
+        blocks.forEach(b -> p.addAll(b.params()));
+        p.addAll(lnf.params());
+        p.addAll(out.params());
+        this.params = Collections.unmodifiableList(p);
+    }
+
+    public DecoderConfig config() {
+        return config;
+    }
+
+    public NumberTokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    public DataType dataType() {
+        return type;
+    }
+
+    Linear in() {
+        return in;
+    }
+
+    Embedding token() {
+        return token;
+    }
+
+    Embedding position() {
+        return position;
+    }
+
+    List<TransformerBlock> blocks() {
+        return blocks;
+    }
+
+    LayerNorm lnf() {
+        return lnf;
+    }
+
+    Linear out() {
+        return out;
+    }
+
+    double[] tokenValuesShared() {
+        return tokenValues;
+    }
+
+    @Override
+    public int inputWidth() {
+        return config.inputWidth();
+    }
+
+    @Override
+    public List<Param> params() {
+        return params;
+    }
+
+    /**
+     * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
+     * value).
+     *
+     * @throws IllegalArgumentException if y is empty, non-finite, or outside the tokenizer's domain
+     */
+    @Override
+    public Targets targets(double[] y) {
+        Checks.allFinite("y", y);
+        Checks.require(y.length > 0, "y must not be empty, got length 0");
+        int[] tokens = new int[y.length * t];
+        for (int i = 0; i < y.length; i++) {
+            System.arraycopy(tokenizer.encode(y[i]), 0, tokens, i * t, t);
+        }
+        return new Targets.Tokens(tokens, null, y.length);
+    }
+
+    /**
+     * Teacher-forced pass on the target tokens.
+     *
+     * @param phi     {@code [B, D]}
+     * @param targets {@link Targets.Tokens} with T tokens per row (required: teacher forcing)
+     * @throws IllegalArgumentException on missing or mismatched targets, a wrong phi shape, or an invalid token
+     */
+    @Override
+    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.require(targets instanceof Targets.Tokens, "targets must be Targets.Tokens (teacher forcing), got %s",
+                targets == null ? "null" : targets.getClass().getSimpleName());
+        Checks.rank("phi", phi, 2);
+        Targets.Tokens tt = (Targets.Tokens) targets;
+        int b = Math.toIntExact(phi.size(0));
+        Checks.require(tt.batchSize() == b && tt.positions() == t,
+                "targets must have batch %d and %d positions, got batch %d and %d positions", b, t, tt.batchSize(),
+                tt.positions());
+        int[] tokens = tt.tokens();
+        for (int i = 0; i < tokens.length; i++) {
+            Checks.require(tokens[i] >= 0 && tokens[i] < v, "target tokens must be in [0, %d), got %d at index %d", v,
+                    tokens[i], i);
+        }
+        Linear.Cache ci = in.forward(phi, arena); // [B, d]
+        int[] posIds = new int[b * t];
+        for (int i = 0; i < posIds.length; i++) {
+            posIds[i] = i % t;
+        }
+        Embedding.Cache cp = position.forward(posIds, b, arena); // [B, T, d]
+        Embedding.Cache ct = null;
+        if (t > 1) {
+            int[] prev = new int[b * (t - 1)];
+            for (int r = 0; r < b; r++) {
+                System.arraycopy(tokens, r * t, prev, r * (t - 1), t - 1);
+            }
+            ct = token.forward(prev, b, arena); // [B, T-1, d]
+        }
+        double[] xs = HostArrays.read(cp.output()); // [B, T, d]: pos, then + input
+        double[] xi = HostArrays.read(ci.output());
+        double[] xt = ct == null ? null : HostArrays.read(ct.output());
+        for (int r = 0; r < b; r++) {
+            for (int j = 0; j < d; j++) {
+                xs[(r * t) * d + j] += xi[r * d + j];
+            }
+            for (int p = 1; p < t; p++) {
+                int dst = (r * t + p) * d;
+                int src = (r * (t - 1) + p - 1) * d;
+                for (int j = 0; j < d; j++) {
+                    xs[dst + j] += xt[src + j];
+                }
+            }
+        }
+        INDArray x = arena.get(type, b, t, d);
+        HostArrays.write(xs, x);
+        List<TransformerBlock.Cache> cb = new ArrayList<>(blocks.size());
+        for (TransformerBlock block : blocks) {
+            TransformerBlock.Cache c = block.forward(x, arena);
+            cb.add(c);
+            x = c.output();
+        }
+        LayerNorm.Cache cl = lnf.forward(x, arena);
+        Linear.Cache co = out.forward(cl.output(), arena); // [B, T, V]
+        INDArray mask = null; // normalized digits: every token is allowed everywhere, no mask needed
+        if (!(tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer)) {
+            mask = arena.get(type, b, t, v);
+            HostArrays.write(masks(tokens, b), mask);
+        }
+        return new Forward(new TokenLogits(co.output(), tokenValues, mask),
+                new Cache(b, tokens.clone(), ci, ct, cp, cb, cl, co));
+    }
+
+    /** {@code [B * T * V]}: 1 where {@code tokenizer.allowed(t, tokens[b, 0..t-1])}, else 0. */
+    double[] masks(int[] tokens, int b) {
+        double[] m = new double[b * t * v];
+        int[] prefix = new int[t];
+        for (int r = 0; r < b; r++) {
+            System.arraycopy(tokens, r * t, prefix, 0, t);
+            for (int p = 0; p < t; p++) {
+                boolean[] a = tokenizer.allowed(p, prefix);
+                int o = (r * t + p) * v;
+                for (int k = 0; k < v; k++) {
+                    m[o + k] = a[k] ? 1 : 0;
+                }
+            }
+        }
+        return m;
+    }
+
+    /** @return {@code dPhi [B, D]}; adds every parameter gradient */
+    @Override
+    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+        Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s",
+                dOutput == null ? "null" : dOutput.getClass().getSimpleName());
+        Checks.require(forward.cache() instanceof Cache, "forward must come from this head");
+        Cache c = (Cache) forward.cache();
+        int b = c.batch();
+        // logits = LN_f(x) Wout + bout
+        INDArray dx = out.backward(c.out(), ((TokenLogits) dOutput).logits(), arena);
+        dx = lnf.backward(c.lnf(), dx, arena);
+        for (int i = blocks.size() - 1; i >= 0; i--) {
+            dx = blocks.get(i).backward(c.blocks().get(i), dx, arena);
+        }
+        // x[b, t] = pos[t] + (t == 0 ? phi Win + bin : emb[token[b, t-1]])
+        position.backward(c.position(), HostArrays.contiguous(dx));
+        double[] dxs = HostArrays.read(dx); // [B, T, d]
+        double[] dIn = new double[b * d];
+        double[] dTok = t > 1 ? new double[b * (t - 1) * d] : null;
+        for (int r = 0; r < b; r++) {
+            System.arraycopy(dxs, r * t * d, dIn, r * d, d);
+            if (dTok != null) {
+                System.arraycopy(dxs, (r * t + 1) * d, dTok, r * (t - 1) * d, (t - 1) * d);
+            }
+        }
+        if (dTok != null) {
+            INDArray dt = arena.get(type, b, t - 1, d);
+            HostArrays.write(dTok, dt);
+            token.backward(c.token(), dt);
+        }
+        INDArray di = arena.get(type, b, d);
+        HostArrays.write(dIn, di);
+        return in.backward(c.in(), di, arena);
+    }
+
+    /** The predictive distributions for rows of phi {@code [B, D]}, from a snapshot of the current parameters. */
+    @Override
+    public DecoderDistribution distribution(INDArray phi) {
+        return new DecoderDistribution(this, phi, DecoderDistribution.Options.defaults());
+    }
+
+    /** As {@link #distribution(INDArray)} with explicit inference options. */
+    public DecoderDistribution distribution(INDArray phi, DecoderDistribution.Options options) {
+        return new DecoderDistribution(this, phi, options);
+    }
+
+    @Override
+    public String toString() {
+        return "DecoderHead(" + config + ", " + type + ")";
+    }
+}

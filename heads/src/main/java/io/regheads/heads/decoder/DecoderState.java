@@ -1,0 +1,433 @@
+package io.regheads.heads.decoder;
+
+import io.regheads.core.Checks;
+import io.regheads.core.nn.TransformerBlock;
+import io.regheads.core.token.NumberTokenizer;
+import java.util.ArrayList;
+import java.util.List;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Key/value-cached incremental decoding of N rows (each a prefix of one input row): every {@link #advance} runs
+ * exactly one new position through the network, attending to the cached keys and values of the earlier ones.
+ * Computes the same function as {@link DecoderHead#forward} on the same prefix (tested to 1e-9 in double).
+ *
+ * <p>After {@link #start}, {@link #logits()} holds position 0's logits for every row; {@code advance(tokens)}
+ * appends one token per row and computes the next position's logits. {@link #select} copies rows (with their
+ * caches) to branch a tree level, a beam or a batch of samples. Matrix products go through {@code Nd4j.gemm} in
+ * the model's data type over all N rows at once; layer norms, attention and activations are host loops.
+ *
+ * <p>Shapes: {@code logits [N * V]} row-major; caches {@code [N, T, d]} per layer. Not thread-safe (mutable);
+ * the weights snapshot it reads is immutable and shared.
+ */
+public final class DecoderState {
+
+    /** An immutable snapshot of a head's parameters for inference. */
+    static final class Weights {
+        final NumberTokenizer tokenizer;
+        /** True when every token is allowed everywhere (normalized digits): masks need no tokenizer calls. */
+        final boolean unmasked;
+        final DataType type;
+        final int t;
+        final int v;
+        final int d;
+        final int heads;
+        final int ff;
+        final int inputWidth;
+        final INDArray inW;
+        final double[] inB;
+        final double[] tokE;
+        final double[] posE;
+        final List<Layer> layers = new ArrayList<>();
+        final double[] lnfG;
+        final double[] lnfB;
+        final INDArray outW;
+        final double[] outB;
+
+        record Layer(double[] ln1G, double[] ln1B, INDArray qkvW, double[] qkvB, INDArray projW, double[] projB,
+                double[] ln2G, double[] ln2B, INDArray fc1W, double[] fc1B, INDArray fc2W, double[] fc2B) {}
+
+        Weights(DecoderHead h) {
+            tokenizer = h.tokenizer();
+            unmasked = tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer;
+            type = h.dataType();
+            t = tokenizer.sequenceLength();
+            v = tokenizer.vocabularySize();
+            TransformerBlock.Config bc = h.config().block();
+            d = bc.d();
+            heads = bc.heads();
+            ff = bc.ff();
+            inputWidth = h.inputWidth();
+            inW = h.in().weight().value().dup('c');
+            inB = HostArrays.read(h.in().bias().value());
+            tokE = HostArrays.read(h.token().weight().value());
+            posE = HostArrays.read(h.position().weight().value());
+            for (TransformerBlock b : h.blocks()) {
+                layers.add(new Layer(HostArrays.read(b.ln1().gain().value()), HostArrays.read(b.ln1().bias().value()),
+                        b.attention().qkv().weight().value().dup('c'), HostArrays.read(b.attention().qkv().bias().value()),
+                        b.attention().out().weight().value().dup('c'), HostArrays.read(b.attention().out().bias().value()),
+                        HostArrays.read(b.ln2().gain().value()), HostArrays.read(b.ln2().bias().value()),
+                        b.fc1().weight().value().dup('c'), HostArrays.read(b.fc1().bias().value()),
+                        b.fc2().weight().value().dup('c'), HostArrays.read(b.fc2().bias().value())));
+            }
+            lnfG = HostArrays.read(h.lnf().gain().value());
+            lnfB = HostArrays.read(h.lnf().bias().value());
+            outW = h.out().weight().value().dup('c');
+            outB = HostArrays.read(h.out().bias().value());
+        }
+    }
+
+    private static final double LN_EPS = 1e-5;
+    private static final double GELU_C = Math.sqrt(2.0 / Math.PI);
+
+    private final Weights w;
+    private final int n;
+    private int pos;
+    private final int[] prefix; // [N, T]
+    private final int[] source; // [N] the input row each state row belongs to
+    private final double[][] keys; // per layer [N, T, d]
+    private final double[][] values;
+    private double[] logits; // [N, V]
+
+    private DecoderState(Weights w, int n, int pos, int[] prefix, int[] source, double[][] keys, double[][] values,
+            double[] logits) {
+        this.w = w;
+        this.n = n;
+        this.pos = pos;
+        this.prefix = prefix;
+        this.source = source;
+        this.keys = keys;
+        this.values = values;
+        this.logits = logits;
+    }
+
+    /**
+     * Runs position 0 for every row of phi.
+     *
+     * @param phi {@code [B * D]} row-major host features
+     */
+    static DecoderState start(Weights w, double[] phi, int b) {
+        Checks.require(phi.length == b * w.inputWidth, "phi must have %d x %d entries, got %d", b, w.inputWidth, phi.length);
+        int layers = w.layers.size();
+        double[][] k = new double[layers][b * w.t * w.d];
+        double[][] vv = new double[layers][b * w.t * w.d];
+        int[] src = new int[b];
+        for (int i = 0; i < b; i++) {
+            src[i] = i;
+        }
+        DecoderState s = new DecoderState(w, b, 0, new int[b * w.t], src, k, vv, null);
+        double[] x = s.gemm(phi, b, w.inputWidth, w.inW, w.d, w.inB);
+        for (int r = 0; r < b; r++) {
+            for (int j = 0; j < w.d; j++) {
+                x[r * w.d + j] += w.posE[j];
+            }
+        }
+        s.logits = s.run(x);
+        return s;
+    }
+
+    /** Number of rows N. */
+    public int rows() {
+        return n;
+    }
+
+    /** The position whose logits {@link #logits()} holds (= number of tokens fixed so far); T when finished. */
+    public int position() {
+        return pos;
+    }
+
+    /** The input row (0..B-1) that state row r decodes. */
+    public int source(int r) {
+        return source[r];
+    }
+
+    /** Token at {@code position} of row r (position < {@link #position()}). */
+    public int token(int r, int position) {
+        return prefix[r * w.t + position];
+    }
+
+    /** A copy of row r's tokens so far, padded to T with zeros. */
+    public int[] prefix(int r) {
+        int[] p = new int[w.t];
+        System.arraycopy(prefix, r * w.t, p, 0, w.t);
+        return p;
+    }
+
+    /** Raw logits of the current position, {@code [N * V]} (shared: do not modify). */
+    public double[] logits() {
+        Checks.require(pos < w.t, "the sequence is complete (position %d = T)", pos);
+        return logits;
+    }
+
+    /**
+     * Masked log-probabilities of the current position for row r at a temperature: {@code log softmax(z / tau)}
+     * over the tokens the tokenizer allows after the row's prefix; masked tokens get {@code -Infinity}.
+     *
+     * @param dst {@code [V]} output
+     */
+    public void logProbabilities(int r, double temperature, double[] dst) {
+        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
+            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
+        }
+        boolean[] allowed = allowed(r);
+        int o = r * w.v;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < w.v; k++) {
+            if (allowed == null || allowed[k]) {
+                max = Math.max(max, logits[o + k] / temperature);
+            }
+        }
+        if (!(max > Double.NEGATIVE_INFINITY)) {
+            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
+        }
+        double s = 0;
+        for (int k = 0; k < w.v; k++) {
+            if (allowed == null || allowed[k]) {
+                s += Math.exp(logits[o + k] / temperature - max);
+            }
+        }
+        double lse = max + Math.log(s);
+        for (int k = 0; k < w.v; k++) {
+            dst[k] = allowed == null || allowed[k] ? logits[o + k] / temperature - lse : Double.NEGATIVE_INFINITY;
+        }
+    }
+
+    /**
+     * Masked probabilities of the current position for row r at a temperature, {@code softmax(z / tau)} over the
+     * allowed tokens (0 elsewhere): as {@link #logProbabilities} without the logarithms.
+     *
+     * @param dst {@code [V]} output
+     */
+    public void probabilities(int r, double temperature, double[] dst) {
+        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
+            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
+        }
+        boolean[] allowed = allowed(r);
+        int o = r * w.v;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < w.v; k++) {
+            if (allowed == null || allowed[k]) {
+                max = Math.max(max, logits[o + k] / temperature);
+            }
+        }
+        if (!(max > Double.NEGATIVE_INFINITY)) {
+            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
+        }
+        double s = 0;
+        for (int k = 0; k < w.v; k++) {
+            double e = allowed == null || allowed[k] ? Math.exp(logits[o + k] / temperature - max) : 0;
+            dst[k] = e;
+            s += e;
+        }
+        for (int k = 0; k < w.v; k++) {
+            dst[k] /= s;
+        }
+    }
+
+    /** The tokenizer's mask at the current position for row r; null when every token is allowed. */
+    private boolean[] allowed(int r) {
+        if (w.unmasked) {
+            return null;
+        }
+        return w.tokenizer.allowed(pos, prefix(r));
+    }
+
+    /** A new state with rows {@code rows[i]} of this one (caches copied). */
+    public DecoderState select(int[] rows) {
+        Checks.notNull("rows", rows);
+        int m = rows.length;
+        Checks.require(m > 0, "rows must not be empty");
+        int td = w.t * w.d;
+        int used = Math.min(pos + 1, w.t) * w.d; // keys/values of positions 0..pos are cached
+        double[][] k = new double[keys.length][m * td];
+        double[][] vv = new double[keys.length][m * td];
+        int[] p = new int[m * w.t];
+        int[] src = new int[m];
+        double[] lg = pos < w.t ? new double[m * w.v] : null;
+        for (int i = 0; i < m; i++) {
+            int r = rows[i];
+            Checks.require(r >= 0 && r < n, "rows[%d] must be in [0, %d), got %d", i, n, r);
+            for (int l = 0; l < keys.length; l++) {
+                System.arraycopy(keys[l], r * td, k[l], i * td, used);
+                System.arraycopy(values[l], r * td, vv[l], i * td, used);
+            }
+            System.arraycopy(prefix, r * w.t, p, i * w.t, w.t);
+            src[i] = source[r];
+            if (lg != null) {
+                System.arraycopy(logits, r * w.v, lg, i * w.v, w.v);
+            }
+        }
+        return new DecoderState(w, m, pos, p, src, k, vv, lg);
+    }
+
+    /**
+     * Fixes one token per row at the current position and computes the next position's logits (none after the
+     * last position).
+     *
+     * @param tokens {@code [N]}, each allowed after its row's prefix
+     * @throws IllegalArgumentException on a wrong length, a finished sequence or a disallowed token
+     */
+    public void advance(int[] tokens) {
+        Checks.require(tokens != null && tokens.length == n, "tokens must have length %d", n);
+        Checks.require(pos < w.t, "the sequence is complete (position %d = T)", pos);
+        for (int r = 0; r < n; r++) {
+            int tok = tokens[r];
+            if (!(tok >= 0 && tok < w.v && (w.unmasked || w.tokenizer.allowed(pos, prefix(r))[tok]))) {
+                throw new IllegalArgumentException("tokens[" + r + "] = " + tok + " is not allowed at position " + pos);
+            }
+            prefix[r * w.t + pos] = tok;
+        }
+        pos++;
+        if (pos == w.t) {
+            logits = null;
+            return;
+        }
+        double[] x = new double[n * w.d];
+        for (int r = 0; r < n; r++) {
+            int e = tokens[r] * w.d;
+            int o = r * w.d;
+            int po = pos * w.d;
+            for (int j = 0; j < w.d; j++) {
+                x[o + j] = w.tokE[e + j] + w.posE[po + j];
+            }
+        }
+        logits = run(x);
+    }
+
+    /** Blocks, final LN and output projection for position {@code pos}; x [N, d] is overwritten. */
+    private double[] run(double[] x) {
+        int d = w.d;
+        int dh = d / w.heads;
+        double scale = 1.0 / Math.sqrt(dh);
+        double[] h = new double[n * d];
+        double[] a = new double[n * d];
+        double[] sc = new double[pos + 1];
+        for (int l = 0; l < w.layers.size(); l++) {
+            Weights.Layer L = w.layers.get(l);
+            layerNorm(x, L.ln1G(), L.ln1B(), h);
+            double[] qkv = gemm(h, n, d, L.qkvW(), 3 * d, L.qkvB()); // [N, 3d]
+            double[] kc = keys[l];
+            double[] vc = values[l];
+            int td = w.t * d;
+            for (int r = 0; r < n; r++) {
+                System.arraycopy(qkv, r * 3 * d + d, kc, r * td + pos * d, d);
+                System.arraycopy(qkv, r * 3 * d + 2 * d, vc, r * td + pos * d, d);
+                for (int hh = 0; hh < w.heads; hh++) {
+                    int qo = r * 3 * d + hh * dh;
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int u = 0; u <= pos; u++) {
+                        int ko = r * td + u * d + hh * dh;
+                        double s = 0;
+                        for (int j = 0; j < dh; j++) {
+                            s += qkv[qo + j] * kc[ko + j];
+                        }
+                        sc[u] = s * scale;
+                        max = Math.max(max, sc[u]);
+                    }
+                    double z = 0;
+                    for (int u = 0; u <= pos; u++) {
+                        sc[u] = Math.exp(sc[u] - max);
+                        z += sc[u];
+                    }
+                    int ao = r * d + hh * dh;
+                    for (int j = 0; j < dh; j++) {
+                        a[ao + j] = 0;
+                    }
+                    for (int u = 0; u <= pos; u++) {
+                        double p = sc[u] / z;
+                        int vo = r * td + u * d + hh * dh;
+                        for (int j = 0; j < dh; j++) {
+                            a[ao + j] += p * vc[vo + j];
+                        }
+                    }
+                }
+            }
+            double[] o = gemm(a, n, d, L.projW(), d, L.projB());
+            for (int i = 0; i < x.length; i++) {
+                x[i] += o[i];
+            }
+            layerNorm(x, L.ln2G(), L.ln2B(), h);
+            double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B());
+            if (w.type == DataType.FLOAT) { // float model: float-accurate tanh, as the training kernels use
+                for (int i = 0; i < f.length; i++) {
+                    float u = (float) f[i];
+                    f[i] = 0.5f * u * (1 + fastTanh((float) GELU_C * (u + 0.044715f * u * u * u)));
+                }
+            } else {
+                for (int i = 0; i < f.length; i++) {
+                    double u = f[i];
+                    f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
+                }
+            }
+            double[] g = gemm(f, n, w.ff, L.fc2W(), d, L.fc2B());
+            for (int i = 0; i < x.length; i++) {
+                x[i] += g[i];
+            }
+        }
+        layerNorm(x, w.lnfG, w.lnfB, h);
+        return gemm(h, n, d, w.outW, w.v, w.outB);
+    }
+
+    /**
+     * tanh to float accuracy (error below 4e-7): Eigen's rational minimax approximation ({@code
+     * generic_fast_tanh_float}, odd degree-13 over even degree-6 on [-9, 9]), the same as the core's float GELU
+     * kernel, so the cached path of a float model matches its training forward.
+     */
+    static float fastTanh(float x) {
+        float c = Math.min(9f, Math.max(-9f, x));
+        float x2 = c * c;
+        float p = -2.76076847742355e-16f;
+        p = p * x2 + 2.00018790482477e-13f;
+        p = p * x2 - 8.60467152213735e-11f;
+        p = p * x2 + 5.12229709037114e-08f;
+        p = p * x2 + 1.48572235717979e-05f;
+        p = p * x2 + 6.37261928875436e-04f;
+        p = p * x2 + 4.89352455891786e-03f;
+        p = p * c;
+        float q = 1.19825839466702e-06f;
+        q = q * x2 + 1.18534705686654e-04f;
+        q = q * x2 + 2.26843463243900e-03f;
+        q = q * x2 + 4.89352518554385e-03f;
+        return p / q;
+    }
+
+    private void layerNorm(double[] x, double[] g, double[] b, double[] y) {
+        int d = g.length;
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            m /= d;
+            double s2 = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                s2 += c * c;
+            }
+            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            for (int j = 0; j < d; j++) {
+                y[o + j] = (x[o + j] - m) * rs * g[j] + b[j];
+            }
+        }
+    }
+
+    /** {@code x [rows, in] W [in, out] + b} through Nd4j.gemm in the model's type. */
+    private double[] gemm(double[] x, int rows, int in, INDArray wt, int out, double[] bias) {
+        INDArray xa = HostArrays.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), w.type, rows, in);
+        INDArray ya = Nd4j.create(w.type, rows, out);
+        Nd4j.gemm(xa, wt, ya, false, false, 1.0, 0.0);
+        double[] y = HostArrays.read(ya);
+        for (int r = 0; r < rows; r++) {
+            int o = r * out;
+            for (int j = 0; j < out; j++) {
+                y[o + j] += bias[j];
+            }
+        }
+        xa.close();
+        ya.close();
+        return y;
+    }
+}

@@ -1,0 +1,267 @@
+package io.regheads.heads.decoder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.head.TokenLogits;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.TransformerBlock;
+import io.regheads.core.testing.DistributionContract;
+import io.regheads.core.testing.GradientCheck;
+import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.NormalizedTokenizer;
+import io.regheads.tokenizers.RepeatedTokenizer;
+import io.regheads.tokenizers.UnnormalizedConfig;
+import io.regheads.tokenizers.UnnormalizedTokenizer;
+import org.apache.commons.rng.simple.RandomSource;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** Exact inference against brute-force enumeration through the full (teacher-forced) forward. */
+class DecoderDistributionTest {
+    static final int D = 4;
+
+    static DecoderHead head(NumberTokenizer tok, long seed) {
+        return new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 16), 1, seed), DataType.DOUBLE);
+    }
+
+    /**
+     * Brute force: probabilities of every one of the B^K sequences, by the full teacher-forced forward and a naive
+     * masked log-softmax; independent of the cached path and of the tree algorithms.
+     */
+    static double[][] leafProbabilities(DecoderHead h, NumberTokenizer tok, INDArray phiRows, int count) {
+        int rows = (int) phiRows.size(0);
+        int t = tok.sequenceLength();
+        int v = tok.vocabularySize();
+        double[][] p = new double[rows][count];
+        for (int r = 0; r < rows; r++) {
+            INDArray phi = phiRows.getRow(r).reshape(1, D).repeat(0, count).reshape(count, D).dup('c');
+            int[] tokens = new int[count * t];
+            for (int i = 0; i < count; i++) {
+                int x = i;
+                for (int k = t - 1; k >= 0; k--) {
+                    tokens[i * t + k] = x % v;
+                    x /= v;
+                }
+            }
+            TokenLogits out = (TokenLogits) h.forward(phi, new Targets.Tokens(tokens, null, count), Arena.none()).output();
+            for (int i = 0; i < count; i++) {
+                double lp = 0;
+                for (int k = 0; k < t; k++) {
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < v; j++) {
+                        max = Math.max(max, out.logits().getDouble(i, k, j));
+                    }
+                    double s = 0;
+                    for (int j = 0; j < v; j++) {
+                        s += Math.exp(out.logits().getDouble(i, k, j) - max);
+                    }
+                    lp += out.logits().getDouble(i, k, tokens[i * t + k]) - max - Math.log(s);
+                }
+                p[r][i] = Math.exp(lp);
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void treeWalkQuantilesExactMeanCdfAndDensityEqualBruteForce() {
+        NormalizedTokenizer tok = NormalizedTokenizer.of(10, 3);
+        DecoderHead h = head(tok, 21);
+        INDArray phi = GradientCheck.random(5, 2.0, 2, D);
+        DecoderDistribution d = h.distribution(phi);
+        double[][] p = leafProbabilities(h, tok, phi, 1000);
+        double width = 1e-3;
+        for (int r = 0; r < 2; r++) {
+            double total = 0;
+            double mean = 0;
+            for (int i = 0; i < 1000; i++) {
+                total += p[r][i];
+                mean += p[r][i] * (i + 0.5) * width;
+            }
+            assertEquals(1.0, total, 1e-12);
+            DecoderDistribution.MeanEstimate exact = d.exactMean(0);
+            assertEquals(mean, exact.mean()[r], 1e-9, "exact mean");
+            assertEquals(0.0, exact.errorBound()[r]);
+            // pruned: the certified bound holds
+            DecoderDistribution.MeanEstimate pruned = d.exactMean(1e-4);
+            assertTrue(Math.abs(pruned.mean()[r] - mean) <= pruned.errorBound()[r] + 1e-15,
+                    "pruned " + pruned.mean()[r] + " +- " + pruned.errorBound()[r] + " vs " + mean);
+            for (double q : new double[] {0.001, 0.05, 0.25, 0.5, 0.9, 0.999}) {
+                double c = 0;
+                int j = 0;
+                while (c + p[r][j] < q) {
+                    c += p[r][j];
+                    j++;
+                }
+                double brute = (j + (q - c) / p[r][j]) * width;
+                assertEquals(brute, d.inverseCumulativeProbability(q)[r], 1e-9, "quantile " + q);
+            }
+        }
+        double[] y = {0.1234, 0.87};
+        double[] cdf = d.cumulativeProbability(y);
+        double[] ld = d.logDensity(y);
+        for (int r = 0; r < 2; r++) {
+            int bin = (int) Math.floor(y[r] * 1000);
+            double c = 0;
+            for (int i = 0; i < bin; i++) {
+                c += p[r][i];
+            }
+            c += p[r][bin] * (y[r] * 1000 - bin);
+            assertEquals(c, cdf[r], 1e-9, "cdf");
+            assertEquals(Math.log(p[r][bin] / width), ld[r], 1e-9, "log density");
+        }
+        assertArrayEquals(new double[] {Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY},
+                d.logDensity(new double[] {-0.1, 1.1}));
+        assertArrayEquals(new double[] {0, 1}, d.cumulativeProbability(new double[] {-0.1, 1.1}));
+    }
+
+    /** A tokenizer too large to enumerate: densities still come from one teacher-forced pass. */
+    @Test
+    void largeUnnormalizedLogDensityEqualsTheMaskedFullForward() {
+        UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(10, 2, 3);
+        DecoderHead h = head(tok, 51);
+        double[] y = {-1.25e-7, 3.5, 0.0, 1e300};
+        INDArray phi = GradientCheck.random(12, 1.0, y.length, D);
+        DecoderDistribution d = h.distribution(phi);
+        double[] ld = d.logDensity(y);
+        Targets.Tokens t = (Targets.Tokens) h.targets(new double[] {y[0], y[1], y[2], 1.0});
+        TokenLogits out = (TokenLogits) h.forward(phi, t, Arena.none()).output();
+        int tt = tok.sequenceLength();
+        for (int r = 0; r < 3; r++) {
+            double lp = 0;
+            for (int k = 0; k < tt; k++) {
+                double s = 0;
+                for (int j = 0; j < tok.vocabularySize(); j++) {
+                    if (out.validMask().getDouble(r, k, j) > 0) {
+                        s += Math.exp(out.logits().getDouble(r, k, j));
+                    }
+                }
+                lp += out.logits().getDouble(r, k, t.tokens()[r * tt + k]) - Math.log(s);
+            }
+            int[] seq = java.util.Arrays.copyOfRange(t.tokens(), r * tt, r * tt + tt);
+            assertEquals(lp - Math.log(tok.interval(seq).width()), ld[r], 1e-9, "row " + r);
+        }
+        // 1e300 overflows to the largest value, whose interval does not contain it: outside the support
+        assertEquals(Double.NEGATIVE_INFINITY, ld[3]);
+        assertEquals(Double.NEGATIVE_INFINITY, d.supportLowerBound()[0]); // not enumerated
+        assertThrows(IllegalArgumentException.class, () -> d.inverseCumulativeProbability(0.5));
+    }
+
+    @Test
+    void beamSearchFindsTheMostProbableSequenceWhenWideEnough() {
+        NormalizedTokenizer tok = NormalizedTokenizer.of(4, 3);
+        DecoderHead h = head(tok, 8);
+        INDArray phi = GradientCheck.random(9, 3.0, 3, D);
+        DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(16, 0, 1000));
+        double[][] p = leafProbabilities(h, tok, phi, 64);
+        for (int r = 0; r < 3; r++) {
+            int best = 0;
+            for (int i = 1; i < 64; i++) {
+                best = p[r][i] > p[r][best] ? i : best;
+            }
+            assertEquals((best + 0.5) / 64, d.mode()[r], 1e-12);
+            assertEquals(Math.log(p[r][best]), d.beamSearch(16).logProbability()[r], 1e-9);
+        }
+    }
+
+    @Test
+    void normalizedDistributionMeetsTheContract() {
+        DecoderHead h = head(NormalizedTokenizer.of(4, 2), 13);
+        DecoderDistribution d = h.distribution(GradientCheck.random(3, 2.0, 2, D), new DecoderDistribution.Options(16, 0, 1000));
+        tableAgreesWithTreeAlgorithms(d);
+        DistributionContract.verify(d.tabulated(), 20_000, 5);
+    }
+
+    @Test
+    void unnormalizedDistributionMeetsTheContract() {
+        DecoderHead h = head(new UnnormalizedTokenizer(new UnnormalizedConfig(2, 1, 2, false)), 17);
+        DecoderDistribution d = h.distribution(GradientCheck.random(4, 2.0, 2, D), new DecoderDistribution.Options(64, 0, 1000));
+        tableAgreesWithTreeAlgorithms(d);
+        DistributionContract.verify(d.tabulated(), 20_000, 6);
+    }
+
+    /**
+     * The contract's 200k-point integration is run on the tabulated form (one table lookup per point); here the
+     * tabulated and the direct (teacher-forced / tree-walk) answers are shown to be the same.
+     */
+    static void tableAgreesWithTreeAlgorithms(DecoderDistribution d) {
+        DecoderDistribution tab = d.tabulated();
+        assertArrayEquals(d.supportLowerBound(), tab.supportLowerBound());
+        assertArrayEquals(d.supportUpperBound(), tab.supportUpperBound());
+        double lo = d.supportLowerBound()[0];
+        double hi = d.supportUpperBound()[0];
+        for (double f : new double[] {0.01, 0.2, 0.37, 0.5, 0.77, 0.93}) {
+            double[] y = {lo + f * (hi - lo), lo + (1 - f) * (hi - lo)};
+            assertArrayEquals(tab.logDensity(y), d.logDensity(y), 1e-9, "log density at " + y[0]);
+            assertArrayEquals(tab.cumulativeProbability(y), d.cumulativeProbability(y), 1e-9, "cdf at " + y[0]);
+            assertArrayEquals(tab.inverseCumulativeProbability(f), d.inverseCumulativeProbability(f), 1e-9, "quantile " + f);
+        }
+        assertArrayEquals(tab.mean(), d.mean(), 1e-9);
+        assertArrayEquals(tab.variance(), d.variance(), 1e-9);
+    }
+
+    @Test
+    void nucleusKeepsTheSmallestSetReachingP() {
+        // anchors (c) 7: p = [.5, .3, .15, .05], top_p 0.6 keeps two tokens; top_p 0.4 keeps the first alone
+        double[] p = {0.15, 0.5, 0.05, 0.3};
+        DecoderDistribution.filter(p, 0, 0.6);
+        assertArrayEquals(new double[] {0, 0.5 / 0.8, 0, 0.3 / 0.8}, p, 1e-15);
+        double[] q = {0.15, 0.5, 0.05, 0.3};
+        DecoderDistribution.filter(q, 0, 0.4);
+        assertArrayEquals(new double[] {0, 1, 0, 0}, q, 1e-15);
+        double[] k = {0.15, 0.5, 0.05, 0.3};
+        DecoderDistribution.filter(k, 3, 1.0);
+        assertArrayEquals(new double[] {0.15 / 0.95, 0.5 / 0.95, 0, 0.3 / 0.95}, k, 1e-15);
+        double[] exact = {0.25, 0.25, 0.5};
+        DecoderDistribution.filter(exact, 0, 0.75); // 0.5 + 0.25 reaches 0.75 exactly: two tokens
+        assertEquals(0, exact[0] * exact[1], 1e-15);
+        assertEquals(2.0 / 3, exact[2], 1e-15);
+    }
+
+    @Test
+    void harrellDavisWeightsMatchHandComputation() {
+        // n = 3, a = 2: I_x(2, 2) = 3x^2 - 2x^3 -> I_{1/3} = 7/27, I_{2/3} = 20/27: weights 7/27, 13/27, 7/27
+        assertArrayEquals(new double[] {7.0 / 27, 13.0 / 27, 7.0 / 27}, DecoderDistribution.harrellDavisWeights(3), 1e-14);
+    }
+
+    @Test
+    void sampleMeanAndMedianAgreeWithExactValues() {
+        DecoderHead h = head(NormalizedTokenizer.of(4, 3), 31);
+        DecoderDistribution d = h.distribution(GradientCheck.random(7, 2.0, 2, D));
+        var rng = RandomSource.SPLIT_MIX_64.create(3);
+        int n = 40_000;
+        double[] sm = d.sampleMean(rng, n, DecoderDistribution.Sampling.plain());
+        double[] hd = d.sampleMedian(rng, n, DecoderDistribution.Sampling.plain());
+        double[] mean = d.mean();
+        double[] sd = d.variance();
+        double[] median = d.median();
+        for (int r = 0; r < 2; r++) {
+            double se = Math.sqrt(sd[r] / n);
+            assertEquals(mean[r], sm[r], 5 * se + 1e-12, "sample mean");
+            // sample values are leaf centres: the median agrees to a leaf width (1/64) plus sampling error
+            assertEquals(median[r], hd[r], 1.0 / 64 + 5 * se, "Harrell-Davis median");
+        }
+    }
+
+    @Test
+    void repetitionVotesRecoverTheGreedySequence() {
+        RepeatedTokenizer tok = new RepeatedTokenizer(NormalizedTokenizer.of(4, 2), 3);
+        DecoderHead h = head(tok, 41);
+        DecoderDistribution d = h.distribution(GradientCheck.random(8, 2.0, 3, D));
+        double[] hard = d.vote(false);
+        double[] soft = d.vote(true);
+        for (int r = 0; r < 3; r++) {
+            assertTrue(hard[r] > 0 && hard[r] < 1 && soft[r] > 0 && soft[r] < 1);
+            // both are valid inner values: bin centres of 16 bins
+            assertEquals(0.5, hard[r] * 16 - Math.floor(hard[r] * 16), 1e-12);
+            assertEquals(0.5, soft[r] * 16 - Math.floor(soft[r] * 16), 1e-12);
+        }
+        assertThrows(IllegalArgumentException.class, () -> head(NormalizedTokenizer.of(4, 2), 1)
+                .distribution(GradientCheck.random(8, 2.0, 1, D)).vote(true));
+    }
+}

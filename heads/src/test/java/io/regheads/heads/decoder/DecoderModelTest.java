@@ -1,0 +1,63 @@
+package io.regheads.heads.decoder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.data.Dataset;
+import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.train.TrainerConfig;
+import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.model.ModelConfig;
+import io.regheads.heads.model.RegressionModel;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The decoder through the model API: fit, predict in original units, save and load. */
+class DecoderModelTest {
+    @TempDir
+    Path dir;
+
+    /** y = 3 + 2 sin(2 x0) + x1 + N(0, 0.1^2) on x in [-1, 1]^2 (as the other heads' model test). */
+    static Dataset data(int n, long seed) {
+        Random r = new Random(seed);
+        double[][] x = new double[n][2];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i][0] = 2 * r.nextDouble() - 1;
+            x[i][1] = 2 * r.nextDouble() - 1;
+            y[i] = 3 + 2 * Math.sin(2 * x[i][0]) + x[i][1] + 0.1 * r.nextGaussian();
+        }
+        return Dataset.of(x, y);
+    }
+
+    @Test
+    void learnsASmoothFunctionAndRoundTripsThroughAFile() {
+        Dataset train = data(1200, 1);
+        Dataset test = data(300, 2);
+        HeadSpec h = new HeadSpec.Decoder(4, 4, 16, 2, 32, 1);
+        ModelConfig c = new ModelConfig(2, 64, h, "ce+0.3*ntl-was", TrainerConfig.defaults().withMaxEpochs(40).withSeed(3));
+        RegressionModel m = RegressionModel.create(c, 2);
+        TrainingResult r = m.fit(train);
+        assertTrue(!r.diverged(), r.message());
+        PredictiveDistribution d = m.predict(test.x());
+        double[] mean = d.mean();
+        double mse = 0;
+        for (int i = 0; i < mean.length; i++) {
+            mse += Math.pow(mean[i] - test.y(i), 2) / mean.length;
+        }
+        double nll = -java.util.Arrays.stream(d.logDensity(test.y())).average().orElseThrow();
+        System.out.printf("decoder: test MSE %.5f, NLL %.4f, epochs %d%n", mse, nll, r.epochsRun());
+        // noise variance 0.01; 256 leaves over a range of about 6 add (6/256)^2/12 = 5e-5; allow the fit error
+        assertTrue(mse < 0.03, "test MSE " + mse);
+        assertTrue(nll < 0.2, "test NLL " + nll); // the noise alone gives -0.88
+        Path f = dir.resolve("decoder.rgh");
+        m.save(f);
+        PredictiveDistribution d2 = RegressionModel.load(f).predict(test.x());
+        assertArrayEquals(mean, d2.mean(), 0.0);
+        assertArrayEquals(d.logDensity(test.y()), d2.logDensity(test.y()), 0.0);
+        assertArrayEquals(d.inverseCumulativeProbability(0.9), d2.inverseCumulativeProbability(0.9), 0.0);
+    }
+}

@@ -49,6 +49,15 @@ public final class GELU implements Layer<GELU.Cache> {
 
     private final Form form;
 
+    /**
+     * The tanh-form GELU of one value exactly as the float training kernel computes it ({@code 0.5 u (1 +
+     * tanh(sqrt(2/pi) (u + 0.044715 u^3)))} with the float-accurate rational tanh), for code that evaluates a
+     * trained float model outside the layer (the decoder's key/value-cached inference) and must match it.
+     */
+    public static float tanhFormFloat(float u) {
+        return 0.5f * u * (1 + Activations.fastTanh((float) Math.sqrt(2.0 / Math.PI) * (u + 0.044715f * u * u * u)));
+    }
+
     public GELU(Form form) {
         this.form = Checks.notNull("form", form);
     }

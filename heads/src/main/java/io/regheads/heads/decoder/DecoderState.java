@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.Checks;
+import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
 import java.util.ArrayList;
@@ -352,8 +353,7 @@ public final class DecoderState {
             double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B());
             if (w.type == DataType.FLOAT) { // float model: float-accurate tanh, as the training kernels use
                 for (int i = 0; i < f.length; i++) {
-                    float u = (float) f[i];
-                    f[i] = 0.5f * u * (1 + fastTanh((float) GELU_C * (u + 0.044715f * u * u * u)));
+                    f[i] = GELU.tanhFormFloat((float) f[i]);
                 }
             } else {
                 for (int i = 0; i < f.length; i++) {
@@ -370,28 +370,6 @@ public final class DecoderState {
         return gemm(h, n, d, w.outW, w.v, w.outB);
     }
 
-    /**
-     * tanh to float accuracy (error below 4e-7): Eigen's rational minimax approximation ({@code
-     * generic_fast_tanh_float}, odd degree-13 over even degree-6 on [-9, 9]), the same as the core's float GELU
-     * kernel, so the cached path of a float model matches its training forward.
-     */
-    static float fastTanh(float x) {
-        float c = Math.min(9f, Math.max(-9f, x));
-        float x2 = c * c;
-        float p = -2.76076847742355e-16f;
-        p = p * x2 + 2.00018790482477e-13f;
-        p = p * x2 - 8.60467152213735e-11f;
-        p = p * x2 + 5.12229709037114e-08f;
-        p = p * x2 + 1.48572235717979e-05f;
-        p = p * x2 + 6.37261928875436e-04f;
-        p = p * x2 + 4.89352455891786e-03f;
-        p = p * c;
-        float q = 1.19825839466702e-06f;
-        q = q * x2 + 1.18534705686654e-04f;
-        q = q * x2 + 2.26843463243900e-03f;
-        q = q * x2 + 4.89352518554385e-03f;
-        return p / q;
-    }
 
     private void layerNorm(double[] x, double[] g, double[] b, double[] y) {
         int d = g.length;

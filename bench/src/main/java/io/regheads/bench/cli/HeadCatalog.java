@@ -44,7 +44,10 @@ public final class HeadCatalog {
 
     private final Map<String, Preset> presets = new LinkedHashMap<>();
 
-    /** The three heads that exist now: pointwise, histogram (100 bins), mdn (10 components). */
+    /**
+     * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
+     * 3 digits, 1 block of 32 units, the paper's small decoder).
+     */
     public static HeadCatalog standard() {
         HeadCatalog c = new HeadCatalog();
         c.register(new Preset("pointwise", "MLP -> one value; Gaussian with sigma = train RMSE", null,
@@ -53,6 +56,8 @@ public final class HeadCatalog {
                 () -> new HeadSpec.Histogram(100, false)));
         c.register(new Preset("mdn", "Gaussian mixture density, 10 components", "MDN",
                 () -> new HeadSpec.Mixture(10)));
+        c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
+                "Normalized decoder", () -> HeadSpec.Decoder.small(10, 3)));
         return c;
     }
 

@@ -111,9 +111,9 @@ class CompareCommandTest {
                 }
             }
         }
-        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold
-        assertEquals(6, count(json, "\"testRows\":6"));
-        assertEquals(6, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
+        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 4 heads x 2 folds
+        assertEquals(8, count(json, "\"testRows\":6"));
+        assertEquals(8, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
         assertTrue(json.contains("\"notes\":[]"), json);
         assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
     }

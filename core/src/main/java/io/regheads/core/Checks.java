@@ -79,6 +79,23 @@ public final class Checks {
         return values;
     }
 
+    /**
+     * Per-row query values of a batched distribution: not null, exactly {@code length} entries, none NaN (+-Infinity
+     * is allowed: densities there are 0). Returns it.
+     */
+    public static double[] rowValues(String name, double[] values, int length) {
+        if (values == null || values.length != length) {
+            throw new IllegalArgumentException(name + " must have length B = " + length + ", got "
+                    + (values == null ? "null" : String.valueOf(values.length)));
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (Double.isNaN(values[i])) { // explicit test: no varargs boxing per element
+                throw new IllegalArgumentException(name + " must not be NaN, got NaN at index " + i);
+            }
+        }
+        return values;
+    }
+
     /** Not null. Returns it. */
     public static <T> T notNull(String name, T value) {
         if (value == null) {

@@ -33,4 +33,16 @@ class ChecksTest {
                 () -> Checks.allFinite("x", Nd4j.createFromArray(new double[][] {{0, 1}, {Double.NaN, 3}})));
         assertEquals("x must be finite everywhere, got NaN at flat index 2 (shape [2, 2])", e2.getMessage());
     }
+
+    @Test
+    void rowValuesNamesLengthAndNaN() {
+        assertEquals("y must have length B = 3, got 2",
+                assertThrows(IllegalArgumentException.class, () -> Checks.rowValues("y", new double[2], 3)).getMessage());
+        assertEquals("y must have length B = 3, got null",
+                assertThrows(IllegalArgumentException.class, () -> Checks.rowValues("y", null, 3)).getMessage());
+        assertEquals("y must not be NaN, got NaN at index 1",
+                assertThrows(IllegalArgumentException.class, () -> Checks.rowValues("y", new double[] {0, Double.NaN, 1}, 3)).getMessage());
+        double[] ok = {Double.NEGATIVE_INFINITY, 0, 2};
+        assertEquals(ok, Checks.rowValues("y", ok, 3));
+    }
 }

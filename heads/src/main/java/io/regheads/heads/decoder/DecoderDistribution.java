@@ -182,11 +182,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     private void checkY(double[] y) {
-        Checks.notNull("y", y);
-        Checks.require(y.length == b, "y must have length %d, got %d", b, y.length);
-        for (int i = 0; i < b; i++) {
-            Checks.require(!Double.isNaN(y[i]), "y must not be NaN, got NaN at index %d", i);
-        }
+        Checks.rowValues("y", y, b);
     }
 
     /**

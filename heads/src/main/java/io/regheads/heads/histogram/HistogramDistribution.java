@@ -152,11 +152,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
     }
 
     private void checkY(double[] y) {
-        Checks.require(y != null && y.length == batchSize(),
-                "y must have length B = %d, got %s", batchSize(), y == null ? "null" : String.valueOf(y.length));
-        for (int i = 0; i < y.length; i++) {
-            Checks.require(!Double.isNaN(y[i]), "y must not be NaN, got NaN at index %d", i);
-        }
+        Checks.rowValues("y", y, batchSize());
     }
 
     private static double halfNormalLogPdf(double d, double s) {

@@ -11,7 +11,6 @@ import io.regheads.heads.model.HeadSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.nio.file.Path;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,17 +19,9 @@ class DecoderModelTest {
     @TempDir
     Path dir;
 
-    /** y = 3 + 2 sin(2 x0) + x1 + N(0, 0.1^2) on x in [-1, 1]^2 (as the other heads' model test). */
+    /** y = 3 + 2 sin(2 x0) + x1 + N(0, 0.1^2) on x in [-1, 1]^2: the other heads' model-test data. */
     static Dataset data(int n, long seed) {
-        Random r = new Random(seed);
-        double[][] x = new double[n][2];
-        double[] y = new double[n];
-        for (int i = 0; i < n; i++) {
-            x[i][0] = 2 * r.nextDouble() - 1;
-            x[i][1] = 2 * r.nextDouble() - 1;
-            y[i] = 3 + 2 * Math.sin(2 * x[i][0]) + x[i][1] + 0.1 * r.nextGaussian();
-        }
-        return Dataset.of(x, y);
+        return io.regheads.heads.model.RegressionModelTest.data(n, seed);
     }
 
     @Test

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class RegressionModelTest {
+public class RegressionModelTest {
     @TempDir
     Path dir;
 
     /** y = 3 + 2 sin(2 x0) + x1 + N(0, 0.1^2) on x in [-1, 1]^2: noise variance 0.01 in original units. */
-    static Dataset data(int n, long seed) {
+    public static Dataset data(int n, long seed) {
         Random r = new Random(seed);
         double[][] x = new double[n][2];
         double[] y = new double[n];

@@ -93,21 +93,15 @@ interface ContinuousForm {
                         || a.dataType() == org.nd4j.linalg.api.buffer.DataType.DOUBLE);
     }
 
-    /** {@code [rows][cols]} copy through the host buffer (ND4J's toDoubleMatrix costs ~100 us per call). */
+    /** {@code [rows][cols]} copy through the host buffer, every element finite. */
     private static double[][] finiteMatrix(String name, INDArray array) {
-        INDArray c = contiguous(array) ? array : array.castTo(org.nd4j.linalg.api.buffer.DataType.DOUBLE).dup('c');
-        int rows = (int) c.size(0);
-        int cols = (int) c.size(1);
-        Vec v = Vec.of(c);
-        double[][] m = new double[rows][cols];
-        for (int i = 0; i < rows; i++) {
-            for (int j = 0; j < cols; j++) {
-                double x = v.get(i * cols + j);
-                if (!Double.isFinite(x)) {
-                    throw new IllegalArgumentException(name + " must be finite everywhere, got " + x + " at ["
+        double[][] m = Vec.toMatrix(array);
+        for (int i = 0; i < m.length; i++) {
+            for (int j = 0; j < m[i].length; j++) {
+                if (!Double.isFinite(m[i][j])) {
+                    throw new IllegalArgumentException(name + " must be finite everywhere, got " + m[i][j] + " at ["
                             + i + ", " + j + "] (shape " + Arrays.toString(array.shape()) + ")");
                 }
-                m[i][j] = x;
             }
         }
         return m;

@@ -130,21 +130,7 @@ public final class MixtureHead implements RegressionHead {
     @Override
     public MixtureDistribution distribution(INDArray phi) {
         GaussianMixture g = (GaussianMixture) forward(phi, null, Arena.none()).output();
-        return MixtureDistribution.fromLogits(rows(g.weightLogits()), rows(g.means()), rows(g.stds()));
-    }
-
-    /** {@code [B][K]} copy through the host buffer (ND4J's toDoubleMatrix costs ~0.2 ms per call and row block). */
-    private static double[][] rows(INDArray a) {
-        int b = (int) a.size(0);
-        int k = (int) a.size(1);
-        Vec v = Vec.of(a);
-        double[][] out = new double[b][k];
-        for (int i = 0; i < b; i++) {
-            for (int j = 0; j < k; j++) {
-                out[i][j] = v.get(i * k + j);
-            }
-        }
-        return out;
+        return MixtureDistribution.fromLogits(Vec.toMatrix(g.weightLogits()), Vec.toMatrix(g.means()), Vec.toMatrix(g.stds()));
     }
 
     @Override

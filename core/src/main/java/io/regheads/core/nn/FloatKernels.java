@@ -5,22 +5,32 @@ package io.regheads.core.nn;
  * softmax sums) accumulate in double; elementwise updates stay in float so the JIT can vectorise them. {@link
  * DoubleKernels} is this file with the {@code (float)} casts removed and every {@code float} made {@code double}
  * ({@code sed -e 's/(float) //g' -e 's/float/double/g' -e 's/FloatKernels/DoubleKernels/g'}, then the class comment
- * replaced); keep the two in step. Both are tested against naive references and against each other. Stateless.
+ * replaced), except the constant {@code RELU_SCALE}; keep the two in step. Both are tested against naive references
+ * and against each other. Stateless.
  */
 final class FloatKernels {
     private FloatKernels() {}
 
-    /** y = max(x, 0). */
+    /**
+     * Scale that lifts every positive float, subnormals included, to at least 1 when applied twice (so {@code
+     * min(y * S * S, 1)} is exactly 1[y > 0] for y &gt;= 0). The one constant that differs between the two kernel files.
+     */
+    private static final float RELU_SCALE = 0x1p127f;
+
+    /**
+     * y = max(x, 0) (NaN stays NaN). Branch-free: a compare-and-select over random signs mispredicts about half the
+     * time (measured 30-45 us vs 3 us for 32k floats), and {@code Math.max} vectorises.
+     */
     static void relu(float[] x, float[] y) {
         for (int i = 0; i < x.length; i++) {
-            y[i] = x[i] > 0 ? x[i] : 0;
+            y[i] = Math.max(x[i], 0f);
         }
     }
 
-    /** dx = dy * 1[y > 0]. */
+    /** dx = dy * 1[y &gt; 0] for ReLU outputs y &gt;= 0, branch-free (see {@link #relu}). */
     static void reluBackward(float[] y, float[] dy, float[] dx) {
         for (int i = 0; i < y.length; i++) {
-            dx[i] = y[i] > 0 ? dy[i] : 0;
+            dx[i] = Math.min(y[i] * RELU_SCALE * RELU_SCALE, 1) * dy[i];
         }
     }
 

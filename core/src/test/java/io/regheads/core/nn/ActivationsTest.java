@@ -26,6 +26,29 @@ class ActivationsTest {
         assertArrayEquals(new double[] {0, 0, 3, 4}, Naive.flat(dx), 0);
     }
 
+    /** The branch-free kernels at the edges: -0, the smallest subnormals, the largest finite values. */
+    @Test
+    void reluIsExactAtTheEdgesInBothTypes() {
+        float[] xf = {-0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, 0f};
+        float[] yf = new float[xf.length];
+        FloatKernels.relu(xf, yf);
+        assertArrayEquals(new float[] {0f, Float.MIN_VALUE, 0f, Float.MIN_NORMAL, Float.MAX_VALUE, 0f, 0f}, yf, 0f);
+        assertEquals(0, Float.floatToRawIntBits(yf[0]), "relu(-0) is +0");
+        float[] dyf = {5f, -3f, 7f, 2f, -1.5f, 9f, 4f};
+        float[] dxf = new float[xf.length];
+        FloatKernels.reluBackward(yf, dyf, dxf);
+        assertArrayEquals(new float[] {0f, -3f, 0f, 2f, -1.5f, 0f, 0f}, dxf, 0f);
+
+        double[] xd = {-0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE, -1e-300, 1e-300};
+        double[] yd = new double[xd.length];
+        DoubleKernels.relu(xd, yd);
+        assertArrayEquals(new double[] {0, Double.MIN_VALUE, 0, Double.MIN_NORMAL, Double.MAX_VALUE, 0, 1e-300}, yd, 0);
+        double[] dyd = {5, -3, 7, 2, -1.5, 9, 4};
+        double[] dxd = new double[xd.length];
+        DoubleKernels.reluBackward(yd, dyd, dxd);
+        assertArrayEquals(new double[] {0, -3, 0, 2, -1.5, 0, 4}, dxd, 0);
+    }
+
     @Test
     void reluPassesTheGradientCheck() {
         // values away from the kink at 0 by construction: |x| >= 0.1

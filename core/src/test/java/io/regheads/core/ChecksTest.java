@@ -32,6 +32,23 @@ class ChecksTest {
         IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
                 () -> Checks.allFinite("x", Nd4j.createFromArray(new double[][] {{0, 1}, {Double.NaN, 3}})));
         assertEquals("x must be finite everywhere, got NaN at flat index 2 (shape [2, 2])", e2.getMessage());
+        // float, a row-block view with an offset (host scan), and a strided column view (native path)
+        org.nd4j.linalg.api.ndarray.INDArray f = Nd4j.createFromArray(new float[][] {{0, 1}, {2, 3}, {4, Float.NEGATIVE_INFINITY}});
+        assertEquals("f must be finite everywhere, got -Infinity at flat index 5 (shape [3, 2])",
+                assertThrows(IllegalArgumentException.class, () -> Checks.allFinite("f", f)).getMessage());
+        org.nd4j.linalg.api.ndarray.INDArray rows = f.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(1, 3),
+                org.nd4j.linalg.indexing.NDArrayIndex.all());
+        assertEquals("r must be finite everywhere, got -Infinity at flat index 3 (shape [2, 2])",
+                assertThrows(IllegalArgumentException.class, () -> Checks.allFinite("r", rows)).getMessage());
+        org.nd4j.linalg.api.ndarray.INDArray firstColumn = f.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+                org.nd4j.linalg.indexing.NDArrayIndex.point(0));
+        assertEquals(firstColumn, Checks.allFinite("c", firstColumn));
+        org.nd4j.linalg.api.ndarray.INDArray secondColumn = f.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+                org.nd4j.linalg.indexing.NDArrayIndex.point(1));
+        assertThrows(IllegalArgumentException.class, () -> Checks.allFinite("c", secondColumn));
+        org.nd4j.linalg.api.ndarray.INDArray fine = f.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 2),
+                org.nd4j.linalg.indexing.NDArrayIndex.all());
+        assertEquals(fine, Checks.allFinite("ok", fine));
     }
 
     @Test

@@ -161,7 +161,7 @@ final class RepeatCommand implements Callable<Integer> {
             RegressionHead.Forward fw = head.forward(ec.output(), t, arena);
             HeadOutput g = fw.output().zerosLike(arena);
             double value = loss.accumulate(fw.output(), t, 1.0, g, new double[y.length]);
-            encoder.backward(ec, head.backward(fw, g, arena), arena);
+            encoder.backwardParams(ec, head.backward(fw, g, arena), arena);
             return value;
         }
 

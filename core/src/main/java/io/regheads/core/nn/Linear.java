@@ -9,14 +9,14 @@ import org.bytedeco.javacpp.DoublePointer;
 import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Affine map over the last dimension: {@code y = x W + b}.
  *
  * <p>Shapes: input {@code [..., in]} (rank >= 2, e.g. [B, in] or [B, T, in]), weight {@code [in, out]}, bias
  * {@code [out]}, output {@code [..., out]}. Leading dimensions are flattened to N rows; all matrix products run
- * through {@link Nd4j#gemm} into arena buffers, transposes through gemm's flags:
+ * through {@link Gemm#gemm} (OpenBLAS directly on the CPU backend, else {@code Nd4j.gemm}) into arena buffers,
+ * transposes through gemm's flags:
  * <pre>
  *   forward   y  = 1 b (host row copies), then y += x W  (gemm, beta 1)
  *   backward  dW += x^T dy        (gemm transposeA, beta 1: accumulates in place)
@@ -114,7 +114,7 @@ public final class Linear implements Layer<Linear.Cache> {
         INDArray y2 = shape.length == 2 ? y : arena.view(y, n, out); // [N, out] view
         // y = 1 b (row copies from the host, no ND4J op), then y += x W (gemm with beta 1)
         fillRows(y2, bias.value(), Math.toIntExact(n), arena);
-        Nd4j.gemm(x, weight.value(), y2, false, false, 1.0, 1.0);
+        Gemm.gemm(x, weight.value(), y2, false, false, 1.0, 1.0);
         return new Cache(x, y);
     }
 
@@ -126,21 +126,36 @@ public final class Linear implements Layer<Linear.Cache> {
      */
     @Override
     public INDArray backward(Cache cache, INDArray dOut, Arena arena) {
+        return backward(cache, dOut, arena, true);
+    }
+
+    /**
+     * Accumulates the weight and bias gradients only, skipping {@code dx = dy W^T}: for a first layer, whose input
+     * (the data) needs no gradient. Same checks as {@link #backward}.
+     */
+    public void backwardParams(Cache cache, INDArray dOut, Arena arena) {
+        backward(cache, dOut, arena, false);
+    }
+
+    private INDArray backward(Cache cache, INDArray dOut, Arena arena, boolean inputGradient) {
         Tensors.sameAs("dOut", dOut, cache.output());
         INDArray x = cache.inputRows(); // [N, in]
         long n = x.size(0);
         INDArray dy = Tensors.rows(dOut, n, out, arena); // [N, out]
         // y = x W  ->  dW += x^T dy
-        Nd4j.gemm(x, dy, weight.grad(), true, false, 1.0, 1.0);
+        Gemm.gemm(x, dy, weight.grad(), true, false, 1.0, 1.0);
         // y += 1 b  ->  db += 1^T dy
         INDArray ones = arena.get(type, 1, n);
         fillOnes(ones, Math.toIntExact(n), arena);
-        Nd4j.gemm(ones, dy, arena.view(bias.grad(), 1, out), false, false, 1.0, 1.0);
+        Gemm.gemm(ones, dy, arena.view(bias.grad(), 1, out), false, false, 1.0, 1.0);
+        if (!inputGradient) {
+            return null;
+        }
         // y = x W  ->  dx = dy W^T
         long[] shape = dOut.shape().clone();
         shape[shape.length - 1] = in;
         INDArray dx = arena.get(type, shape);
-        Nd4j.gemm(dy, weight.value(), shape.length == 2 ? dx : arena.view(dx, n, in), false, true, 1.0, 0.0);
+        Gemm.gemm(dy, weight.value(), shape.length == 2 ? dx : arena.view(dx, n, in), false, true, 1.0, 0.0);
         return dx;
     }
 

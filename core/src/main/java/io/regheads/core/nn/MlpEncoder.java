@@ -109,10 +109,26 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
 
     @Override
     public INDArray backward(Cache cache, INDArray dOut, Arena arena) {
+        return backward(cache, dOut, arena, true);
+    }
+
+    /**
+     * Accumulates every parameter gradient without the gradient with respect to the input (which training on data
+     * never needs: one matrix product fewer). Same checks as {@link #backward}.
+     */
+    public void backwardParams(Cache cache, INDArray dOut, Arena arena) {
+        backward(cache, dOut, arena, false);
+    }
+
+    private INDArray backward(Cache cache, INDArray dOut, Arena arena, boolean inputGradient) {
         Tensors.sameAs("dOut", dOut, cache.output());
         INDArray g = dOut;
         for (int l = linear.size() - 1; l >= 0; l--) {
             g = relu.backward(cache.relu().get(l), g, arena);
+            if (l == 0 && !inputGradient) {
+                linear.get(0).backwardParams(cache.linear().get(0), g, arena);
+                return null;
+            }
             g = linear.get(l).backward(cache.linear().get(l), g, arena);
         }
         return g;

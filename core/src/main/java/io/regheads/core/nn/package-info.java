@@ -17,9 +17,9 @@
  * <p>Data types: every layer works in the data type of its parameters, FLOAT for training and DOUBLE for gradient
  * checks; inputs of another type are rejected (no silent casts).
  *
- * <p>Speed: matrix products go through {@code Nd4j.gemm} into arena buffers (transposes by flags, gradients
- * accumulated by beta = 1); layer norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java
- * loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
+ * <p>Speed: matrix products go through {@link io.regheads.core.nn.Gemm} (direct OpenBLAS on the CPU backend,
+ * {@code Nd4j.gemm} elsewhere) into arena buffers (transposes by flags, gradients accumulated by beta = 1); layer
+ * norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
  * arena-held Java arrays ({@link io.regheads.core.nn.Arena#floats}), loop, and copy back; reshaped views come from
  * {@link io.regheads.core.nn.Arena#view}. After the first step of a steady loop nothing is allocated but small Java
  * objects. Those kernels read host memory and therefore assume the CPU backend; attention keeps an ND4J-ops path for

@@ -43,6 +43,28 @@ class MlpEncoderTest {
         assertTrue(Naive.maxAbsDiff(h, Naive.flat(c.output())) < 1e-5);
     }
 
+    /** backwardParams accumulates exactly the gradients backward does, and skips only the input gradient. */
+    @Test
+    void backwardParamsGivesTheSameParameterGradients() {
+        MlpEncoder enc = new MlpEncoder(new MlpEncoderConfig(5, 3, 12, 4L), DataType.DOUBLE);
+        INDArray x = GradientCheck.random(3, 1.0, 6, 5);
+        INDArray dy = GradientCheck.random(4, 1.0, 6, 12);
+        for (Param p : enc.params()) {
+            p.grad().assign(0.25); // accumulation on top of what is there
+        }
+        enc.backward(enc.forward(x, Arena.none()), dy, Arena.none());
+        java.util.List<INDArray> full = new java.util.ArrayList<>();
+        for (Param p : enc.params()) {
+            full.add(p.grad().dup());
+            p.grad().assign(0.25);
+        }
+        enc.backwardParams(enc.forward(x, Arena.none()), dy, Arena.none());
+        for (int i = 0; i < full.size(); i++) {
+            assertEquals(full.get(i), enc.params().get(i).grad(), enc.params().get(i).name());
+            assertTrue(full.get(i).sub(0.25).norm1Number().doubleValue() > 0, "gradient is not trivially zero");
+        }
+    }
+
     @Test
     void seededInitialisationIsReproducible() {
         MlpEncoderConfig cfg = MlpEncoderConfig.peer(8, 42L);

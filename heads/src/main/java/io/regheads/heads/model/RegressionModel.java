@@ -255,7 +255,7 @@ public final class RegressionModel {
             HeadOutput dOut = f.output().zerosLike(arena);
             double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
             INDArray dPhi = head.backward(f, dOut, arena);
-            encoder.backward(ec, dPhi, arena);
+            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
             return value;
         }
 

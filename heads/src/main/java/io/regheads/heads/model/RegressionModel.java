@@ -194,10 +194,17 @@ public final class RegressionModel {
     private double[][] checkX(double[][] x) {
         Checks.notNull("x", x);
         Checks.require(x.length > 0, "x must have at least one row, got 0");
-        for (int i = 0; i < x.length; i++) {
-            Checks.require(x[i] != null && x[i].length == inputWidth, "x row %d must have %d features, got %s",
-                    i, inputWidth, x[i] == null ? "null" : String.valueOf(x[i].length));
-            Checks.allFinite("x row " + i, x[i]);
+        for (int i = 0; i < x.length; i++) { // explicit tests: no varargs boxing or message strings per row
+            if (x[i] == null || x[i].length != inputWidth) {
+                throw new IllegalArgumentException("x row " + i + " must have " + inputWidth + " features, got "
+                        + (x[i] == null ? "null" : String.valueOf(x[i].length)));
+            }
+            for (int j = 0; j < inputWidth; j++) {
+                if (!Double.isFinite(x[i][j])) {
+                    throw new IllegalArgumentException("x row " + i + " must be finite everywhere, got " + x[i][j]
+                            + " at index " + j);
+                }
+            }
         }
         return x;
     }

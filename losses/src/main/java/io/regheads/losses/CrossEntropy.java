@@ -185,8 +185,10 @@ public final class CrossEntropy implements Loss {
                     }
                 }
             } else {
-                Checks.require(m == null || m[t] != 0,
-                        "target token must be valid under validMask, got token %d masked at %s", t, b.where(row));
+                if (m != null && m[t] == 0) { // explicit test: the message is built only when it is thrown
+                    throw new IllegalArgumentException("target token must be valid under validMask, got token " + t
+                            + " masked at " + b.where(row));
+                }
                 l = lse - z[t];
             }
             if (!Double.isFinite(l)) {

@@ -31,7 +31,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
  * sigma^2 = train MSE; test y01 clipped into [0, 1 - 1e-7] as the peer does.
  *
- * <p>Usage: {@code PeerComparison [peerDir] [heads]}, e.g. {@code ../shared/peer pointwise,histogram,mdn}.
+ * <p>Usage: {@code PeerComparison [--micro-only] [peerDir] [heads]}, e.g. {@code ../shared/peer
+ * pointwise,histogram,mdn}; {@code --micro-only} times the training step of each head and nothing else (as the peer's
+ * flag of that name).
  */
 public final class PeerComparison {
 
@@ -41,9 +43,19 @@ public final class PeerComparison {
     private PeerComparison() {}
 
     public static void main(String[] args) {
+        boolean microOnly = Arrays.asList(args).contains("--micro-only");
+        args = Arrays.stream(args).filter(a -> !a.equals("--micro-only")).toArray(String[]::new);
         Path dir = Path.of(args.length > 0 ? args[0] : "../shared/peer");
         List<String> heads = Arrays.asList((args.length > 1 ? args[1] : "pointwise,histogram,mdn").split(","));
         PeerData train = PeerData.read(dir.resolve("heads_ref_data_train.csv.gz"));
+        if (microOnly) { // the peer's --micro-only: one training step per head, nothing else
+            for (String h : heads) {
+                HeadSpec spec = spec(h);
+                double ms = microStep(RegressionModel.create(config(spec), train.data().features()), spec, train.data());
+                System.out.printf("%-10s %8.3f ms/step%n", h, ms);
+            }
+            return;
+        }
         PeerData test = PeerData.read(dir.resolve("heads_ref_data_test.csv.gz"));
         System.out.printf("peer data: train %d x %d, test %d; java %s; %s%n", train.data().rows(), train.data().features(),
                 test.data().rows(), System.getProperty("java.version"), java.time.Instant.now());

@@ -255,6 +255,13 @@ final class UnnormalizedWalk {
                     }
                     res[r] -= m;
                 }
+                if (chosen == null && last == null) { // every piece underflowed to mass 0: follow the likeliest
+                    for (Piece pc : ps) {
+                        if (!(excluded[r] && pc.kind == ZERO) && (last == null || row[pc.token] > row[last.token])) {
+                            last = pc;
+                        }
+                    }
+                }
                 if (chosen == null) { // rounding (or special-token mass) left the level above the number mass
                     chosen = last;
                     chosenMass = lastMass;
@@ -262,7 +269,7 @@ final class UnnormalizedWalk {
                 }
                 next[r] = chosen.token;
                 if (chosen.kind == ZERO || pos == t - 1) {
-                    double u = Math.min(1, Math.max(0, res[r] / chosenMass));
+                    double u = chosenMass > 0 ? Math.min(1, Math.max(0, res[r] / chosenMass)) : 0;
                     out[r] = u == 1 ? chosen.hi : chosen.lo + u * (chosen.hi - chosen.lo);
                     done[r] = true;
                     continue;

@@ -282,6 +282,134 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
         return (int) (t[1] == minus ? -e : e);
     }
 
+    /**
+     * The zero spelling {@code + + 0..0 0..0}: the one sequence whose cell {@link SignificantDigits#zeroCell()} is
+     * not next to the cells of the other completions of its proper prefixes ({@code +}, {@code + +}, ...).
+     *
+     * @return {@code [T]} a fresh array
+     */
+    public int[] zeroSequence() {
+        int[] z = new int[sequenceLength()];
+        z[0] = plus;
+        z[1] = plus;
+        return z;
+    }
+
+    /**
+     * Whether the first {@code length} tokens of {@code prefix} agree with {@link #zeroSequence()} (true for
+     * {@code length = 0}).
+     *
+     * @throws IllegalArgumentException if prefix is null, shorter than length, or length is outside [0, T]
+     */
+    public boolean isZeroPrefix(int[] prefix, int length) {
+        checkPrefix(prefix, length);
+        for (int p = 0; p < length; p++) {
+            if (prefix[p] != (p < 2 ? plus : 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The y-range of a prefix: {@code [min lo, max hi)} over the cells ({@link #interval}) of all mask-following
+     * <b>non-zero number</b> completions of the first {@code length} tokens of {@code prefix}; {@code null} if there
+     * is none (a prefix starting with a special token, or one whose only completion is the zero spelling).
+     *
+     * <p>Since the cells tile the line and value order inside a fixed pair of signs is the lexicographic order of
+     * the exponent digits (reversed after an exponent sign {@code -}) followed by the mantissa digits (all reversed
+     * after a sign {@code -}), the non-zero completions of every non-empty prefix fill their range without gaps, and
+     * the ranges of sibling prefixes do not overlap. The zero sequence is the one exception: its cell
+     * {@code [-B^eMin/2, B^eMin/2)} lies outside the range of its proper non-empty prefixes (see
+     * {@link #isZeroPrefix}), which is why it is left out here; for the empty prefix it is exactly the gap between
+     * the negative and the positive values. For {@code length = T} this is {@link #interval} of a non-zero
+     * sequence.
+     *
+     * <p>Cost: O(T V) mask evaluations (two greedy completions per sign pair), no enumeration.
+     *
+     * <p>Example (B=10, E=1, M=3, exponents -9..9): {@code +} gives {@code [0.5e-9, 9.995e9)}; {@code + -} gives
+     * {@code [0.5e-9, 0.9995)}; {@code + + 0} gives {@code [0.9995, 9.995)}; {@code - + 0 1} gives
+     * {@code [-1.995, -0.9995)}.
+     *
+     * @param prefix tokens, at least {@code length} long, following the masks
+     * @param length number of leading tokens that form the prefix, in [0, T]
+     * @throws IllegalArgumentException if prefix is null or too short, length is outside [0, T], or the prefix does
+     *                                  not follow the masks
+     */
+    public Interval prefixRange(int[] prefix, int length) {
+        checkPrefix(prefix, length);
+        int[] seq = Arrays.copyOf(prefix, sequenceLength());
+        for (int p = 0; p < length; p++) {
+            if (!isAllowed(p, seq, seq[p])) {
+                throw new IllegalArgumentException("prefix must follow the masks, got " + tokenString(seq[p])
+                        + " at position " + p + " in " + Arrays.toString(Arrays.copyOf(prefix, length)));
+            }
+        }
+        return rangeFrom(seq, length);
+    }
+
+    private Interval rangeFrom(int[] seq, int length) {
+        if (length < 2) { // branch over the (at most four) number sign pairs
+            Interval out = null;
+            for (int tok = plus; tok <= minus; tok++) {
+                if (isAllowed(length, seq, tok)) {
+                    seq[length] = tok;
+                    out = union(out, rangeFrom(seq, length + 1));
+                }
+            }
+            return out;
+        }
+        if (config.specialTokens() && seq[0] >= nan) {
+            return null;
+        }
+        int m1 = 2 + expDigits;
+        if (length > m1 && seq[m1] == 0) {
+            return null; // only the zero spelling remains
+        }
+        // magnitude grows with the exponent digits after '+', shrinks after '-'; grows with the mantissa digits
+        boolean expUp = seq[1] == plus;
+        int[] small = extreme(seq, length, !expUp, false);
+        int[] large = extreme(seq, length, expUp, true);
+        Interval a = interval(small);
+        Interval b = interval(large);
+        return new Interval(Math.min(a.lo(), b.lo()), Math.max(a.hi(), b.hi()));
+    }
+
+    /** The greedy completion: largest (or smallest) allowed exponent digits, then mantissa digits; m1 != 0. */
+    private int[] extreme(int[] prefix, int length, boolean largestExponent, boolean largestMantissa) {
+        int[] s = prefix.clone();
+        int m1 = 2 + expDigits;
+        for (int p = length; p < s.length; p++) {
+            boolean up = p < m1 ? largestExponent : largestMantissa;
+            int chosen = -1;
+            for (int tok = 0; tok < base; tok++) {
+                if ((p != m1 || tok != 0) && isAllowed(p, s, tok) && (chosen < 0 || up)) {
+                    chosen = tok;
+                }
+            }
+            s[p] = chosen;
+        }
+        return s;
+    }
+
+    private static Interval union(Interval a, Interval b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : new Interval(Math.min(a.lo(), b.lo()), Math.max(a.hi(), b.hi()));
+    }
+
+    private void checkPrefix(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, sequenceLength());
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        for (int p = 0; p < length; p++) {
+            if (prefix[p] < 0 || prefix[p] >= vocab) {
+                throw new IllegalArgumentException("prefix[" + p + "] must be in [0, " + vocab + "), got " + prefix[p]);
+            }
+        }
+    }
+
     @Override
     public String tokenString(int token) {
         Checks.inRange("token", token, 0, vocab - 1);

@@ -312,6 +312,100 @@ class UnnormalizedTokenizerTest {
         }
     }
 
+    /**
+     * Brute force: for every mask-following prefix of small configurations, the cells of its non-zero number
+     * completions, sorted, tile exactly {@code prefixRange} (no gap), and sibling ranges do not overlap.
+     */
+    @Test
+    void prefixRangesEqualTheUnionOfTheCompletionCells() {
+        for (UnnormalizedConfig c : List.of(new UnnormalizedConfig(3, 1, 2, false), new UnnormalizedConfig(3, 1, 2,
+                true), new UnnormalizedConfig(2, 2, 3, false), new UnnormalizedConfig(4, 1, 1, false),
+                new UnnormalizedConfig(10, 1, 2, false))) {
+            UnnormalizedTokenizer tok = new UnnormalizedTokenizer(c);
+            List<int[]> all = enumerate(tok);
+            int t = tok.sequenceLength();
+            int[] zero = tok.zeroSequence();
+            assertEquals(0.0, tok.decode(zero));
+            int checked = 0;
+            for (int len = 0; len <= t; len++) {
+                // distinct prefixes of this length, each with its completions' cells (zero left out)
+                java.util.Map<String, List<Interval>> byPrefix = new java.util.LinkedHashMap<>();
+                java.util.Map<String, int[]> prefixes = new java.util.HashMap<>();
+                for (int[] s : all) {
+                    String key = Arrays.toString(Arrays.copyOf(s, len));
+                    prefixes.putIfAbsent(key, s);
+                    List<Interval> cells = byPrefix.computeIfAbsent(key, k -> new ArrayList<>());
+                    double v = tok.decode(s);
+                    if (Double.isFinite(v) && !Arrays.equals(s, zero)) {
+                        cells.add(tok.interval(s));
+                    }
+                }
+                java.util.Map<String, List<Interval>> siblings = new java.util.HashMap<>();
+                for (java.util.Map.Entry<String, List<Interval>> e : byPrefix.entrySet()) {
+                    int[] s = prefixes.get(e.getKey());
+                    List<Interval> cells = e.getValue();
+                    Interval r = tok.prefixRange(s, len);
+                    boolean zeroPrefix = true;
+                    for (int p = 0; p < len; p++) {
+                        zeroPrefix &= s[p] == zero[p];
+                    }
+                    assertEquals(zeroPrefix, tok.isZeroPrefix(s, len));
+                    if (cells.isEmpty()) {
+                        assertEquals(null, r, c + " prefix " + e.getKey());
+                        continue;
+                    }
+                    if (len == 0) { // the root: the zero cell sits between the negative and positive values
+                        cells.add(tok.interval(zero));
+                    }
+                    cells.sort(Comparator.comparingDouble(Interval::lo));
+                    String where = c + " prefix " + e.getKey();
+                    assertEquals(cells.get(0).lo(), r.lo(), 0.0, where);
+                    assertEquals(cells.get(cells.size() - 1).hi(), r.hi(), 0.0, where);
+                    for (int k = 1; k < cells.size(); k++) {
+                        assertEquals(cells.get(k - 1).hi(), cells.get(k).lo(), 1e-12 * Math.abs(cells.get(k).lo()),
+                                where + " gap");
+                    }
+                    if (len > 0) {
+                        String parent = Arrays.toString(Arrays.copyOf(s, len - 1));
+                        for (Interval o : siblings.computeIfAbsent(parent, k -> new ArrayList<>())) {
+                            assertTrue(r.hi() <= o.lo() || o.hi() <= r.lo(), where + " overlaps sibling " + o);
+                        }
+                        siblings.get(parent).add(r);
+                    }
+                    checked++;
+                }
+            }
+            assertTrue(checked > all.size(), c + ": checked " + checked);
+        }
+    }
+
+    @Test
+    void prefixRangeWorkedExamples() {
+        UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(10, 1, 3); // exponents -9..9
+        // by hand: smallest normal 1e-9, its cell starts at half of it (the zero cell's end); largest 9.99e9 with
+        // quantum 1e7; 1.00 has the lower neighbour 0.999 (quantum 1e-3), so its cell starts at 1 - 0.0005
+        assertRange(0.5e-9, 9.995e9, tok.prefixRange(tokens(tok, "+"), 1));
+        assertRange(0.5e-9, 0.9995, tok.prefixRange(tokens(tok, "+ -"), 2));
+        assertRange(0.9995, 9.995, tok.prefixRange(tokens(tok, "+ + 0"), 3));
+        assertRange(-1.995, -0.9995, tok.prefixRange(tokens(tok, "- + 0 1"), 4));
+        assertRange(-9.995e9, 9.995e9, tok.prefixRange(new int[0], 0));
+        assertEquals(null, tok.prefixRange(tokens(tok, "+ + 0 0"), 4)); // only the zero spelling is left
+        assertEquals(tok.interval(tokens(tok, "- - 3 2 5 0")), tok.prefixRange(tokens(tok, "- - 3 2 5 0"), 6));
+        assertTrue(tok.isZeroPrefix(tokens(tok, "+ + 0"), 3));
+        assertTrue(!tok.isZeroPrefix(tokens(tok, "+ + 0 1"), 4));
+        UnnormalizedTokenizer sp = new UnnormalizedTokenizer(UnnormalizedConfig.tiny().withSpecialTokens(true));
+        assertEquals(null, sp.prefixRange(tokens(sp, "<nan>"), 1));
+        assertThrows(IllegalArgumentException.class, () -> tok.prefixRange(tokens(tok, "+ - 0"), 3)); // e = -0
+        assertThrows(IllegalArgumentException.class, () -> tok.prefixRange(new int[2], 3));
+        assertThrows(IllegalArgumentException.class, () -> tok.prefixRange(null, 0));
+        assertThrows(IllegalArgumentException.class, () -> tok.isZeroPrefix(new int[] {99}, 1));
+    }
+
+    private static void assertRange(double lo, double hi, Interval r) {
+        assertEquals(lo, r.lo(), 1e-12 * Math.abs(lo), "lo of " + r);
+        assertEquals(hi, r.hi(), 1e-12 * Math.abs(hi), "hi of " + r);
+    }
+
     @Test
     void sequencesOutsideTheMasksAreRejected() {
         UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(3, 1, 2);

@@ -97,11 +97,12 @@ final class CompareCommand implements Callable<Integer> {
                         input.splitSource(), folds),
                 "model: " + TrainingOptions.describe(trainer),
                 "NLL: test NLL of y scaled to [0,1] by the training fold's min and max (y01 clipped into [0, 1-1e-7]); "
-                        + "RMSE, CRPS: original units; CRPS from " + HeadRun.CRPS_SAMPLES + " samples per row; "
-                        + "cov90: share of test y inside the central 90% interval; tau: Kendall tau-b of the mean");
+                        + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
+                        + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
+                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder");
         if (!json) {
             header.forEach(o::println);
-            o.printf(Locale.ROOT, "%-10s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
+            o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
                     "RMSE", "tau", "CRPS", "cov90", "train s", "epochs");
             o.flush();
         }
@@ -129,7 +130,7 @@ final class CompareCommand implements Callable<Integer> {
                 pngs.add(iv.toString());
                 pngs.add(pit.toString());
                 if (!json) {
-                    o.printf(Locale.ROOT, "%-10s %-16s %4d %9.4f %9.4f %7.4f %9.4f %6.3f %8.1f %6d%n", r.head(), r.loss(),
+                    o.printf(Locale.ROOT, "%-20s %-16s %4d %9.4f %9.4f %7.4f %9.4f %6.3f %8.1f %6d%n", r.head(), r.loss(),
                             r.fold(), r.nll01(), r.rmse(), r.kendallTau(), r.crps(), r.coverage90(), r.trainSeconds(),
                             r.epochs());
                     o.flush();
@@ -160,7 +161,7 @@ final class CompareCommand implements Callable<Integer> {
         for (HeadCatalog.Preset p : presets) {
             double[] nll = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::nll01).toArray();
             double[] rmse = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::rmse).toArray();
-            o.printf(Locale.ROOT, "%-10s NLL(y01) %s   RMSE %s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse));
+            o.printf(Locale.ROOT, "%-20s NLL(y01) %s   RMSE %s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse));
         }
     }
 
@@ -187,6 +188,7 @@ final class CompareCommand implements Callable<Integer> {
             e.put("clippedRows", r.clipped());
             e.put("rmse", r.rmse());
             e.put("kendallTau", r.kendallTau());
+            e.put("pointEstimate", r.pointName());
             e.put("crps", r.crps());
             e.put("coverage90", r.coverage90());
             e.put("trainSeconds", r.trainSeconds());

@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code regheads curves}: fits each head to samples of a 1-D synthetic function with known noise and draws the
- * predicted distribution over x (Fig. 4/7-style pictures): training points, predictive mean, mode, and the 5-95% and
+ * predicted distribution over x (Fig. 4/7-style pictures): training points, point prediction (mean; median for the unnormalized decoder), mode, and the 5-95% and
  * 25-75% quantile bands on a grid of 200 x values, one PNG per head. The table reports the test NLL (y01 units, as
  * {@code compare}) and RMSE on a fresh sample.
  *
@@ -133,7 +133,7 @@ final class CurvesCommand implements Callable<Integer> {
         }
         o.printf(Locale.ROOT, "function %s: %d training and %d test samples; %s%n", function, train.rows(), test.rows(),
                 TrainingOptions.describe(trainer));
-        o.printf(Locale.ROOT, "%-10s %-16s %9s %9s %6s %8s%n", "head", "loss", "NLL(y01)", "RMSE", "cov90", "train s");
+        o.printf(Locale.ROOT, "%-20s %-16s %9s %9s %6s %8s%n", "head", "loss", "NLL(y01)", "RMSE", "cov90", "train s");
         for (HeadCatalog.Preset p : presets) {
             if (!quiet) {
                 System.err.printf(Locale.ROOT, "training %s on %s%n", p.name(), function);
@@ -141,7 +141,7 @@ final class CurvesCommand implements Callable<Integer> {
             HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, 0, ProgressListener.none());
             Path png = dir.resolve("curves-" + function + "-" + p.name() + ".png");
             plot(r, train, String.format(Locale.ROOT, "%s on %s: NLL(y01) %.3f", p.name(), function, r.nll01()), png);
-            o.printf(Locale.ROOT, "%-10s %-16s %9.4f %9.4f %6.3f %8.1f%n", r.head(), r.loss(), r.nll01(), r.rmse(),
+            o.printf(Locale.ROOT, "%-20s %-16s %9.4f %9.4f %6.3f %8.1f%n", r.head(), r.loss(), r.nll01(), r.rmse(),
                     r.coverage90(), r.trainSeconds());
             o.flush();
         }
@@ -176,7 +176,7 @@ final class CurvesCommand implements Callable<Integer> {
         line(chart, "95%", gx, d.inverseCumulativeProbability(0.95), new Color(120, 160, 230), 1f).setShowInLegend(false);
         line(chart, "25% / 75%", gx, d.inverseCumulativeProbability(0.25), new Color(30, 90, 200), 1.5f);
         line(chart, "75%", gx, d.inverseCumulativeProbability(0.75), new Color(30, 90, 200), 1.5f).setShowInLegend(false);
-        line(chart, "mean", gx, d.mean(), Color.BLACK, 2f);
+        line(chart, r.pointName(), gx, r.model().config().head().point(d), Color.BLACK, 2f);
         XYSeries mode = chart.addSeries("mode", gx, d.mode());
         mode.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         mode.setMarker(SeriesMarkers.DIAMOND);

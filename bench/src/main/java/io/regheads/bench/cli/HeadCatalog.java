@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  *
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
- * {@code mdn} (Gaussian mixture, 10 components). A new {@link HeadSpec} variant joins {@code compare}, {@code uci}
+ * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
+ * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median). A new {@link HeadSpec} variant joins {@code compare}, {@code uci}
  * and the plots by one {@link #register} call (or one line in {@link #standard()}); nothing else names heads.
  *
  * <p>Example: {@code HeadCatalog.standard().select("mdn,histogram")} gives the two presets in that order.
@@ -46,7 +47,8 @@ public final class HeadCatalog {
 
     /**
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
-     * 3 digits, 1 block of 32 units, the paper's small decoder).
+     * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
+     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction).
      */
     public static HeadCatalog standard() {
         HeadCatalog c = new HeadCatalog();
@@ -58,6 +60,9 @@ public final class HeadCatalog {
                 () -> new HeadSpec.Mixture(10)));
         c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
                 "Normalized decoder", () -> HeadSpec.Decoder.small(10, 3)));
+        c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder, base 10, E 1, M 3, 1 block "
+                + "(d 32, 1 head); point = median", "Unnormalized decoder",
+                () -> HeadSpec.UnnormalizedDecoder.small(10, 1, 3)));
         return c;
     }
 

@@ -61,7 +61,7 @@ public final class Plots {
             int i = boxed[k];
             rank[k] = k;
             y[k] = r.y()[i];
-            mean[k] = r.mean()[i];
+            mean[k] = r.point()[i];
             lo[k] = finiteOr(r.lower()[i], mean[k]);
             hi[k] = finiteOr(r.upper()[i], mean[k]);
         }
@@ -77,7 +77,7 @@ public final class Plots {
             s.setLineColor(band);
             s.setLineStyle(new BasicStroke(1f));
         }
-        XYSeries m = chart.addSeries("predictive mean", rank, mean);
+        XYSeries m = chart.addSeries("predictive " + r.pointName(), rank, mean);
         m.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         m.setMarker(SeriesMarkers.CIRCLE);
         m.setMarkerColor(new Color(30, 90, 200));

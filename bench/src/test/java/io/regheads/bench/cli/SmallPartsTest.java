@@ -55,14 +55,14 @@ class SmallPartsTest {
     @Test
     void catalogSelectsInOrderAndTakesNewHeadsByName() {
         HeadCatalog c = HeadCatalog.standard();
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder"), c.names());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder"), c.names());
         assertEquals(List.of("mdn", "pointwise"), c.select("MDN, pointwise").stream().map(HeadCatalog.Preset::name).toList());
         assertThrows(IllegalArgumentException.class, () -> c.select("mdn,mdn"));
-        assertThrows(IllegalArgumentException.class, () -> c.select("unnormalized-decoder"));
+        assertThrows(IllegalArgumentException.class, () -> c.select("xval"));
         c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new HeadSpec.Mixture(3)));
         HeadCatalog.Preset p = c.select("mdn3").get(0);
         assertEquals(new HeadSpec.Mixture(3), p.spec().get());
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "mdn3"), c.names());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "mdn3"), c.names());
         assertThrows(IllegalArgumentException.class,
                 () -> new HeadCatalog.Preset("a,b", "", null, () -> new HeadSpec.Mixture(1)));
     }

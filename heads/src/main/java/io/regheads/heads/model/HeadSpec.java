@@ -1,6 +1,7 @@
 package io.regheads.heads.model;
 
 import io.regheads.core.Checks;
+import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramHead;
@@ -11,6 +12,8 @@ import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.tokenizers.NormalizedConfig;
 import io.regheads.tokenizers.NormalizedTokenizer;
+import io.regheads.tokenizers.UnnormalizedConfig;
+import io.regheads.tokenizers.UnnormalizedTokenizer;
 import org.nd4j.linalg.api.buffer.DataType;
 
 /**
@@ -19,8 +22,37 @@ import org.nd4j.linalg.api.buffer.DataType;
  *
  * <p>Each head also fixes the units it is trained in: histogram heads see {@code y01 = (y - min) / (max - min)}
  * in [0, 1] (train min and max); pointwise and mixture heads see {@code y01 - 0.5} (DESIGN.md section 3).
+ *
+ * <p>Each head also names its point prediction ({@link #pointEstimate()}): the predictive mean, except for the
+ * unnormalized decoder, whose exact mean is slow and dominated by rare huge-exponent sequences, so its point
+ * prediction is the median (tree walk).
  */
-public sealed interface HeadSpec permits HeadSpec.Pointwise, HeadSpec.Histogram, HeadSpec.Mixture, HeadSpec.Decoder {
+public sealed interface HeadSpec permits HeadSpec.Pointwise, HeadSpec.Histogram, HeadSpec.Mixture, HeadSpec.Decoder,
+        HeadSpec.UnnormalizedDecoder {
+
+    /** Which summary of the predictive distribution serves as the head's point prediction. */
+    enum PointEstimate {
+        /** {@link PredictiveDistribution#mean()}. */
+        MEAN,
+        /** {@link PredictiveDistribution#median()}. */
+        MEDIAN
+    }
+
+    /** The point prediction this head reports (RMSE and Kendall tau in the command line use it): MEAN by default. */
+    default PointEstimate pointEstimate() {
+        return PointEstimate.MEAN;
+    }
+
+    /**
+     * The point prediction of {@code d} per row, as {@link #pointEstimate()} says: {@code d.mean()} or
+     * {@code d.median()}.
+     *
+     * @throws IllegalArgumentException if d is null
+     */
+    default double[] point(PredictiveDistribution d) {
+        Checks.notNull("d", d);
+        return pointEstimate() == PointEstimate.MEDIAN ? d.median() : d.mean();
+    }
 
     /** Builds a fresh head. */
     RegressionHead build(int inputWidth, long seed, DataType type);
@@ -148,6 +180,64 @@ public sealed interface HeadSpec permits HeadSpec.Pointwise, HeadSpec.Histogram,
         @Override
         public String name() {
             return "decoder";
+        }
+    }
+
+    /**
+     * Unnormalized transformer decoder ({@link DecoderHead} over an {@link UnnormalizedTokenizer}): y01 (the
+     * min-max scaled target, centre 0) spelled as sign, exponent sign, {@code exponentDigits} exponent digits and
+     * {@code mantissaDigits} mantissa digits in base {@code base}, e.g. base 10, E=1, M=3: {@code 0.123 -> + - 1 1 2
+     * 3}, T = 6, V = 12. Same transformer sizes as {@link Decoder}.
+     *
+     * <p>Point prediction: the median ({@link PointEstimate#MEDIAN}), from the tree walk of {@code
+     * DecoderDistribution} (T decoder steps); the exact mean enumerates every valid sequence per row (about 36 000
+     * for base 10, E=1, M=3) and a trained model's small mass on exponents up to 9 makes it an unstable prediction.
+     *
+     * @throws IllegalArgumentException if the tokenizer or block sizes are invalid ({@link UnnormalizedConfig},
+     *                                  {@link TransformerBlock.Config}) or layers < 1
+     */
+    record UnnormalizedDecoder(int base, int exponentDigits, int mantissaDigits, int d, int heads, int ff, int layers)
+            implements HeadSpec {
+        public UnnormalizedDecoder {
+            new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false); // validates the tokenizer sizes
+            new TransformerBlock.Config(d, heads, ff); // validates the block sizes
+            Checks.atLeast("layers", layers, 1);
+        }
+
+        /** The paper's small decoder (1 layer, 32 units, 1 head, ff 128) over the given tokenizer sizes. */
+        public static UnnormalizedDecoder small(int base, int exponentDigits, int mantissaDigits) {
+            return new UnnormalizedDecoder(base, exponentDigits, mantissaDigits, 32, 1, 128, 1);
+        }
+
+        /** The tokenizer this head spells y01 with. */
+        public UnnormalizedTokenizer tokenizer() {
+            return new UnnormalizedTokenizer(new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false));
+        }
+
+        @Override
+        public RegressionHead build(int inputWidth, long seed, DataType type) {
+            return new DecoderHead(new DecoderConfig(tokenizer(), inputWidth, new TransformerBlock.Config(d, heads, ff),
+                    layers, seed), type);
+        }
+
+        @Override
+        public double centre() {
+            return 0;
+        }
+
+        @Override
+        public String defaultLoss() {
+            return "ce";
+        }
+
+        @Override
+        public String name() {
+            return "unnormalized-decoder";
+        }
+
+        @Override
+        public PointEstimate pointEstimate() {
+            return PointEstimate.MEDIAN;
         }
     }
 }

@@ -216,6 +216,16 @@ public final class RegressionModel {
         return new AffineTransformed(base, yScaler.range(), yScaler.min() + config.head().centre() * yScaler.range());
     }
 
+    /**
+     * The head's point prediction of y (original units) for rows of x: the predictive mean, or the median for heads
+     * whose {@link HeadSpec#pointEstimate()} says so (the unnormalized decoder).
+     *
+     * @return {@code [B]}
+     */
+    public double[] predictPoint(double[][] x) {
+        return config.head().point(predict(x));
+    }
+
     /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max). */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
@@ -303,6 +313,9 @@ public final class RegressionModel {
         } else if (h instanceof HeadSpec.Decoder dc) {
             p.setProperty("head.decoder", dc.base() + "," + dc.length() + "," + dc.d() + "," + dc.heads() + "," + dc.ff()
                     + "," + dc.layers());
+        } else if (h instanceof HeadSpec.UnnormalizedDecoder ud) {
+            p.setProperty("head.unnormalized", ud.base() + "," + ud.exponentDigits() + "," + ud.mantissaDigits() + ","
+                    + ud.d() + "," + ud.heads() + "," + ud.ff() + "," + ud.layers());
         }
         if (head instanceof PointwiseHead pw) {
             p.setProperty("head.noiseStd", Double.toString(pw.noiseStd()));
@@ -349,6 +362,11 @@ public final class RegressionModel {
                 case "decoder" -> {
                     double[] dc = split(p.getProperty("head.decoder"));
                     yield new HeadSpec.Decoder((int) dc[0], (int) dc[1], (int) dc[2], (int) dc[3], (int) dc[4], (int) dc[5]);
+                }
+                case "unnormalized-decoder" -> {
+                    double[] u = split(p.getProperty("head.unnormalized"));
+                    yield new HeadSpec.UnnormalizedDecoder((int) u[0], (int) u[1], (int) u[2], (int) u[3], (int) u[4],
+                            (int) u[5], (int) u[6]);
                 }
                 default -> throw new IllegalArgumentException("unknown head " + p.getProperty("head"));
             };

@@ -15,8 +15,9 @@ import java.util.function.Supplier;
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
  * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
- * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median). A new {@link HeadSpec} variant joins {@code compare}, {@code uci}
- * and the plots by one {@link #register} call (or one line in {@link #standard()}); nothing else names heads.
+ * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median). A new {@link HeadSpec}
+ * variant joins {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link
+ * #standard()}); nothing else names heads.
  *
  * <p>Example: {@code HeadCatalog.standard().select("mdn,histogram")} gives the two presets in that order.
  *

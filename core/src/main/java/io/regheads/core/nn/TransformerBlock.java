@@ -9,7 +9,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Pre-LayerNorm causal transformer block (GPT-2 layout):
+ * Pre-LayerNorm causal transformer block (GPT-2 layout; non-causal for encoders through the constructor with a
+ * {@code causal} flag):
  * <pre>
  *   h = x + Attn(LN1(x))                       [B, T, d]
  *   y = h + W2 GELU(W1 LN2(h) + b1) + b2        MLP d -> ff -> d

@@ -26,6 +26,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * @param tokens  {@code [B * L]} ids, >= 0
  * @param numbers {@code [B * L]} finite values
  * @param lengths {@code [B]} each in [1, L]
+ *
+ * <p>Immutable (arrays are copied in and out) and thread-safe.
  */
 public record SequenceBatch(int batch, int length, int[] tokens, double[] numbers, int[] lengths) {
 

@@ -6,7 +6,7 @@ import io.regheads.core.nn.TransformerBlock;
 /**
  * Sizes of a {@link SequenceEncoder}.
  *
- * <p>Example: {@code SequenceEncoderConfig.small(CharVocabulary.SIZE, 32, NumberEmbedding.XVAL, 0, 7)} is a 2-layer,
+ * <p>Example: {@code SequenceEncoderConfig.small(CharVocabulary.SIZE, 32, 32, NumberEmbedding.XVAL, 0, 7)} is a 2-layer,
  * width-32, 2-head encoder over the xVal character vocabulary for sequences of up to 32 tokens.
  *
  * @param vocabulary  V, token ids in [0, V), >= 1
@@ -15,9 +15,11 @@ import io.regheads.core.nn.TransformerBlock;
  * @param layers      number of blocks, >= 1
  * @param numbers     how {@code [NUM]} tokens carry their values
  * @param numToken    the id of {@code [NUM]} (CharVocabulary.NUM = 2), in [0, V)
- * @param scales      k of the multi-scale embedding (2k + 1 tables rows), in [0, 8]; must be 0 unless
+ * @param scales      k of the multi-scale embedding (2k + 1 table rows), in [0, 8]; must be 0 unless
  *                    {@code numbers} is {@link NumberEmbedding#XVAL_MULTISCALE}
  * @param seed        initialisation seed
+ *
+ * <p>Immutable and thread-safe.
  */
 public record SequenceEncoderConfig(int vocabulary, int maxLength, TransformerBlock.Config block, int layers,
         NumberEmbedding numbers, int numToken, int scales, long seed) {

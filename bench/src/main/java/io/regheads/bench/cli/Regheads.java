@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
-        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class,
+        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code for bad input. */

@@ -129,6 +129,17 @@ final class DoubleKernels {
      */
     static void attention(double[] qkv, double[] mask, boolean perExample, double[] probs, double[] a, int b, int t,
             int d, int heads) {
+        attention(qkv, mask, perExample, probs, a, b, t, d, heads, true);
+    }
+
+    /**
+     * Attention core, causal (position t sees u <= t; probs zero above the diagonal) or not (every position sees
+     * every position; only the mask removes pairs). Added beside the causal-only form; backward compatible.
+     *
+     * @throws IllegalArgumentException when a row has no finite score
+     */
+    static void attention(double[] qkv, double[] mask, boolean perExample, double[] probs, double[] a, int b, int t,
+            int d, int heads, boolean causal) {
         int dh = d / heads;
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
@@ -143,9 +154,10 @@ final class DoubleKernels {
                 int vo = 2 * d + h * dh;
                 int pBase = (bi * heads + h) * t * t;
                 for (int ti = 0; ti < t; ti++) {
+                    int lim = causal ? ti + 1 : t;
                     double max = Double.NEGATIVE_INFINITY;
                     int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         double sc = dot(qkv, qi, qkv, base + u * row + ko, dh) * scale;
                         if (mask != null) {
                             sc += mask[mBase + ti * t + u];
@@ -160,17 +172,17 @@ final class DoubleKernels {
                                 + "got none at batch " + bi + ", head " + h + ", position " + ti);
                     }
                     double z = 0;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         s[u] = Math.exp(s[u] - max);
                         z += s[u];
                     }
                     double iz = 1 / z;
                     int pr = pBase + ti * t;
                     for (int u = 0; u < t; u++) {
-                        probs[pr + u] = u <= ti ? (s[u] * iz) : 0;
+                        probs[pr + u] = u < lim ? (s[u] * iz) : 0;
                     }
                     java.util.Arrays.fill(acc, 0);
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         double p = probs[pr + u];
                         int vi = base + u * row + vo;
                         for (int e = 0; e < dh; e++) {
@@ -186,6 +198,12 @@ final class DoubleKernels {
     /** Attention core backward: from dA [B, T, d] writes dQkv [B, T, 3d] (fully overwritten). */
     static void attentionBackward(double[] qkv, double[] probs, double[] dA, double[] dQkv, int b, int t, int d,
             int heads) {
+        attentionBackward(qkv, probs, dA, dQkv, b, t, d, heads, true);
+    }
+
+    /** Attention core backward, causal or not (as the forward ran): writes dQkv [B, T, 3d] (fully overwritten). */
+    static void attentionBackward(double[] qkv, double[] probs, double[] dA, double[] dQkv, int b, int t, int d,
+            int heads, boolean causal) {
         int dh = d / heads;
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
@@ -199,10 +217,11 @@ final class DoubleKernels {
                 int vo = 2 * d + h * dh;
                 int pBase = (bi * heads + h) * t * t;
                 for (int ti = 0; ti < t; ti++) {
+                    int lim = causal ? ti + 1 : t;
                     int gi = (bi * t + ti) * d + qo;
                     int pr = pBase + ti * t;
                     double dot = 0;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         int vi = base + u * row + vo;
                         double pu = probs[pr + u];
                         double g = dot(dA, gi, qkv, vi, dh);
@@ -214,7 +233,7 @@ final class DoubleKernels {
                         dot += pu * g;
                     }
                     int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
                         double ds = (probs[pr + u] * (dp[u] - dot) * scale);
                         int ki = base + u * row + ko;

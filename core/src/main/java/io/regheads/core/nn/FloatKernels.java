@@ -132,6 +132,17 @@ final class FloatKernels {
      */
     static void attention(float[] qkv, float[] mask, boolean perExample, float[] probs, float[] a, int b, int t,
             int d, int heads) {
+        attention(qkv, mask, perExample, probs, a, b, t, d, heads, true);
+    }
+
+    /**
+     * Attention core, causal (position t sees u <= t; probs zero above the diagonal) or not (every position sees
+     * every position; only the mask removes pairs). Added beside the causal-only form; backward compatible.
+     *
+     * @throws IllegalArgumentException when a row has no finite score
+     */
+    static void attention(float[] qkv, float[] mask, boolean perExample, float[] probs, float[] a, int b, int t,
+            int d, int heads, boolean causal) {
         int dh = d / heads;
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
@@ -146,9 +157,10 @@ final class FloatKernels {
                 int vo = 2 * d + h * dh;
                 int pBase = (bi * heads + h) * t * t;
                 for (int ti = 0; ti < t; ti++) {
+                    int lim = causal ? ti + 1 : t;
                     double max = Double.NEGATIVE_INFINITY;
                     int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         double sc = dot(qkv, qi, qkv, base + u * row + ko, dh) * scale;
                         if (mask != null) {
                             sc += mask[mBase + ti * t + u];
@@ -163,17 +175,17 @@ final class FloatKernels {
                                 + "got none at batch " + bi + ", head " + h + ", position " + ti);
                     }
                     double z = 0;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         s[u] = Math.exp(s[u] - max);
                         z += s[u];
                     }
                     double iz = 1 / z;
                     int pr = pBase + ti * t;
                     for (int u = 0; u < t; u++) {
-                        probs[pr + u] = u <= ti ? (float) (s[u] * iz) : 0;
+                        probs[pr + u] = u < lim ? (float) (s[u] * iz) : 0;
                     }
                     java.util.Arrays.fill(acc, 0);
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         float p = probs[pr + u];
                         int vi = base + u * row + vo;
                         for (int e = 0; e < dh; e++) {
@@ -189,6 +201,12 @@ final class FloatKernels {
     /** Attention core backward: from dA [B, T, d] writes dQkv [B, T, 3d] (fully overwritten). */
     static void attentionBackward(float[] qkv, float[] probs, float[] dA, float[] dQkv, int b, int t, int d,
             int heads) {
+        attentionBackward(qkv, probs, dA, dQkv, b, t, d, heads, true);
+    }
+
+    /** Attention core backward, causal or not (as the forward ran): writes dQkv [B, T, 3d] (fully overwritten). */
+    static void attentionBackward(float[] qkv, float[] probs, float[] dA, float[] dQkv, int b, int t, int d,
+            int heads, boolean causal) {
         int dh = d / heads;
         double scale = 1.0 / Math.sqrt(dh);
         int row = 3 * d;
@@ -202,10 +220,11 @@ final class FloatKernels {
                 int vo = 2 * d + h * dh;
                 int pBase = (bi * heads + h) * t * t;
                 for (int ti = 0; ti < t; ti++) {
+                    int lim = causal ? ti + 1 : t;
                     int gi = (bi * t + ti) * d + qo;
                     int pr = pBase + ti * t;
                     double dot = 0;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         int vi = base + u * row + vo;
                         float pu = probs[pr + u];
                         double g = dot(dA, gi, qkv, vi, dh);
@@ -217,7 +236,7 @@ final class FloatKernels {
                         dot += pu * g;
                     }
                     int qi = base + ti * row + qo;
-                    for (int u = 0; u <= ti; u++) {
+                    for (int u = 0; u < lim; u++) {
                         // P = softmax(s)  ->  ds = P (dP - sum P dP); s = q.k scale
                         float ds = (float) (probs[pr + u] * (dp[u] - dot) * scale);
                         int ki = base + u * row + ko;

@@ -32,6 +32,11 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * both agree. Backward, per row t: {@code dP = dA_t . v_u}, {@code dS = P (dP - sum_u P dP)}, {@code dq_t = dS k /
  * sqrt(dh)}, {@code dk_u += dS q_t / sqrt(dh)}, {@code dv_u += P dA_t}; the mask gets no gradient.
  *
+ * <p>Non-causal (bidirectional) attention, for encoders, comes from the constructor with {@code causal = false}:
+ * the {@code u <= t} restriction is dropped and only the mask removes pairs (e.g. a padding mask with -inf in the
+ * columns of padded positions); everything else, including backward, is the same formula. (Added beside the
+ * causal-only constructors; backward compatible.)
+ *
  * <p>Parameters: {@code name.qkv.weight [d, 3d]}, {@code name.qkv.bias [3d]}, {@code name.out.weight [d, d]},
  * {@code name.out.bias [d]} (PyTorch {@code nn.Linear} initialisation). Thread safety as {@link Linear}.
  */
@@ -69,6 +74,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
     private final int dh;
     private final DataType type;
     private final Kernel kernel;
+    private final boolean causal;
     private final Linear qkv;
     private final Linear out;
 
@@ -81,6 +87,20 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
      */
     public MultiHeadSelfAttention(String name, int d, int heads, Kernel kernel, DataType type,
             UniformRandomProvider rng) {
+        this(name, d, heads, kernel, true, type, rng);
+    }
+
+    /**
+     * @param name   parameter name prefix
+     * @param d      model width >= 1
+     * @param heads  number of heads, >= 1, dividing d
+     * @param kernel which attention core to run
+     * @param causal true: position t attends to u <= t only; false: to every u (the mask alone removes pairs)
+     * @throws IllegalArgumentException on bad sizes or type
+     */
+    public MultiHeadSelfAttention(String name, int d, int heads, Kernel kernel, boolean causal, DataType type,
+            UniformRandomProvider rng) {
+        this.causal = causal;
         Checks.notNull("name", name);
         this.d = Checks.atLeast("d", d, 1);
         this.heads = Checks.atLeast("heads", heads, 1);
@@ -107,6 +127,11 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
 
     public Kernel kernel() {
         return kernel;
+    }
+
+    /** Whether position t attends to u <= t only. */
+    public boolean causal() {
+        return causal;
     }
 
     /** The fused q, k, v projection (d -> 3d). */
@@ -178,14 +203,14 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
             float[] pa = arena.floats(Math.toIntExact(probs.length()));
             float[] aa = arena.floats(Math.toIntExact(a.length()));
             FloatKernels.attention(Host.floats(qkvOut, arena), mask == null ? null : Host.floats(mask, arena),
-                    perExample, pa, aa, b, t, d, heads);
+                    perExample, pa, aa, b, t, d, heads, causal);
             Host.write(pa, probs);
             Host.write(aa, a);
         } else {
             double[] pa = arena.doubles(Math.toIntExact(probs.length()));
             double[] aa = arena.doubles(Math.toIntExact(a.length()));
             DoubleKernels.attention(Host.doubles(qkvOut, arena), mask == null ? null : Host.doubles(mask, arena),
-                    perExample, pa, aa, b, t, d, heads);
+                    perExample, pa, aa, b, t, d, heads, causal);
             Host.write(pa, probs);
             Host.write(aa, a);
         }
@@ -202,7 +227,9 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         INDArray k = part(qkvOut, 1, b, t);
         INDArray v = part(qkvOut, 2, b, t);
         INDArray s = Nd4j.matmul(q, k, null, false, true, false).muli(1.0 / Math.sqrt(dh)); // [B, H, T, T]
-        Nd4j.exec(new BroadcastAddOp(s, causal(t), s, 2, 3));
+        if (causal) {
+            Nd4j.exec(new BroadcastAddOp(s, causalMask(t), s, 2, 3));
+        }
         if (mask != null) {
             if (mask.rank() == 2) {
                 Nd4j.exec(new BroadcastAddOp(s, mask, s, 2, 3));
@@ -219,7 +246,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
     }
 
     /** [T, T]: 0 on and below the diagonal, -inf above. */
-    private INDArray causal(int t) {
+    private INDArray causalMask(int t) {
         INDArray c = Nd4j.zeros(type, t, t);
         for (int i = 0; i < t; i++) {
             for (int u = i + 1; u < t; u++) {
@@ -251,12 +278,12 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         if (type == DataType.FLOAT) {
             float[] dq = arena.floats(Math.toIntExact(dQkv.length()));
             FloatKernels.attentionBackward(Host.floats(qkvOut, arena), Host.floats(probs, arena),
-                    Host.floats(g, arena), dq, b, t, d, heads);
+                    Host.floats(g, arena), dq, b, t, d, heads, causal);
             Host.write(dq, dQkv);
         } else {
             double[] dq = arena.doubles(Math.toIntExact(dQkv.length()));
             DoubleKernels.attentionBackward(Host.doubles(qkvOut, arena), Host.doubles(probs, arena),
-                    Host.doubles(g, arena), dq, b, t, d, heads);
+                    Host.doubles(g, arena), dq, b, t, d, heads, causal);
             Host.write(dq, dQkv);
         }
     }
@@ -282,6 +309,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
 
     @Override
     public String toString() {
-        return "MultiHeadSelfAttention(d " + d + ", heads " + heads + ", " + kernel + ", " + type + ")";
+        return "MultiHeadSelfAttention(d " + d + ", heads " + heads + ", " + kernel + (causal ? "" : ", non-causal")
+                + ", " + type + ")";
     }
 }

@@ -9,7 +9,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Pre-LayerNorm causal transformer block (GPT-2 layout):
+ * Pre-LayerNorm causal transformer block (GPT-2 layout; non-causal for encoders through the constructor with a
+ * {@code causal} flag):
  * <pre>
  *   h = x + Attn(LN1(x))                       [B, T, d]
  *   y = h + W2 GELU(W1 LN2(h) + b1) + b2        MLP d -> ff -> d
@@ -73,12 +74,26 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
      */
     public TransformerBlock(String name, Config config, MultiHeadSelfAttention.Kernel kernel, DataType type,
             UniformRandomProvider rng) {
+        this(name, config, kernel, true, type, rng);
+    }
+
+    /**
+     * As the causal constructor, with the attention's causality chosen: {@code causal = false} gives the
+     * bidirectional (encoder) block; see {@link MultiHeadSelfAttention}. Added beside the causal-only constructors;
+     * backward compatible.
+     *
+     * @param name   parameter name prefix
+     * @param kernel attention core (see {@link MultiHeadSelfAttention.Kernel})
+     * @param causal whether position t attends to u <= t only
+     */
+    public TransformerBlock(String name, Config config, MultiHeadSelfAttention.Kernel kernel, boolean causal,
+            DataType type, UniformRandomProvider rng) {
         Checks.notNull("name", name);
         this.config = Checks.notNull("config", config);
         this.type = Tensors.paramType("type", type);
         Checks.notNull("rng", rng);
         this.ln1 = new LayerNorm(name + ".ln1", config.d(), type);
-        this.attn = new MultiHeadSelfAttention(name + ".attn", config.d(), config.heads(), kernel, type, rng);
+        this.attn = new MultiHeadSelfAttention(name + ".attn", config.d(), config.heads(), kernel, causal, type, rng);
         this.ln2 = new LayerNorm(name + ".ln2", config.d(), type);
         this.fc1 = new Linear(name + ".fc1", config.d(), config.ff(), type, rng);
         this.fc2 = new Linear(name + ".fc2", config.ff(), config.d(), type, rng);

@@ -1,0 +1,229 @@
+package io.regheads.heads.xval;
+
+import io.regheads.core.Checks;
+import io.regheads.core.head.GaussianMixture;
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.Scalar;
+import io.regheads.core.loss.Targets;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.GELU;
+import io.regheads.core.nn.Linear;
+import io.regheads.core.nn.Param;
+import io.regheads.core.nn.Vec;
+import io.regheads.heads.mixture.MixtureDistribution;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The xVal number head (xVal paper, ../shared/papers/002_*.txt, section 2.2): an MLP with one hidden layer of the
+ * embedding width and a scalar output, trained with MSE; optionally with a learned standard deviation, so that it
+ * has a Gaussian NLL.
+ * <pre>
+ *   a     = GELU(phi W1 + b1)                    phi [B, D] -> [B, H]   (H = D by default)
+ *   o     = a W2 + b2                            [B, 1], or [B, 2] with a learned variance
+ *   y_hat = o[:, 0]                              Scalar [B]                      (MSE: Losses.ce() on a Scalar)
+ *   sigma = softplus(o[:, 1]) + 1e-6             GaussianMixture K = 1 [B, 1]     (NLL: Losses.ce() on a mixture)
+ * </pre>
+ * Backward: {@code do[:, 0] = dy_hat} (or {@code dMeans}), {@code do[:, 1] = dSigma * sigmoid(o[:, 1])}; the
+ * mixture's weight logits are the constant 0 (one component) and get no gradient.
+ *
+ * <p>As a distribution: {@code N(y_hat, s^2)} with s the learned sigma or, for the point head, a noise level set by
+ * {@link #setNoiseStd} (e.g. the root of the training MSE), so the head fits the {@code PredictiveDistribution}
+ * contract like {@link io.regheads.heads.pointwise.PointwiseHead}. The paper's normalised MSE for the multi-scale
+ * embedding is a target scaling done by the caller ({@link io.regheads.heads.text.SequenceModel} standardises y).
+ *
+ * <p>Thread safety: parameters and the noise level change only in training and calibration.
+ */
+public final class XValHead implements RegressionHead {
+
+    /** Smallest standard deviation the learned-variance output reports. */
+    public static final double MIN_STD = 1e-6;
+
+    /**
+     * @param inputWidth      D >= 1
+     * @param hidden          H >= 1 (the paper: the embedding width D)
+     * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
+     * @param seed            initialisation seed
+     */
+    public record Config(int inputWidth, int hidden, boolean learnedVariance, long seed) {
+        /** @throws IllegalArgumentException on a width < 1 */
+        public Config {
+            Checks.atLeast("inputWidth", inputWidth, 1);
+            Checks.atLeast("hidden", hidden, 1);
+        }
+
+        /** The paper's head: hidden width D, point output. */
+        public static Config of(int inputWidth, long seed) {
+            return new Config(inputWidth, inputWidth, false, seed);
+        }
+    }
+
+    /** Caches of the two layers and the activation. */
+    record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
+
+    private final Config config;
+    private final DataType type;
+    private final Linear fc1;
+    private final GELU gelu = new GELU(GELU.Form.TANH);
+    private final Linear fc2;
+    private final List<Param> params;
+    private volatile double noiseStd = 1.0;
+
+    /**
+     * @param type FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null config or another type
+     */
+    public XValHead(Config config, DataType type) {
+        this.config = Checks.notNull("config", config);
+        Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE, "type must be FLOAT or DOUBLE, got %s",
+                type);
+        this.type = type;
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
+        this.fc1 = new Linear("xval.fc1", config.inputWidth(), config.hidden(), type, rng);
+        this.fc2 = new Linear("xval.fc2", config.hidden(), config.learnedVariance() ? 2 : 1, type, rng);
+        List<Param> p = new ArrayList<>(fc1.params());
+        p.addAll(fc2.params());
+        this.params = Collections.unmodifiableList(p);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** The reported standard deviation of the point head (unused with a learned variance). */
+    public double noiseStd() {
+        return noiseStd;
+    }
+
+    /**
+     * Sets the point head's reported noise level.
+     *
+     * @throws IllegalArgumentException unless std is finite and > 0
+     */
+    public void setNoiseStd(double std) {
+        this.noiseStd = Checks.positive("noiseStd", std);
+    }
+
+    @Override
+    public int inputWidth() {
+        return config.inputWidth();
+    }
+
+    @Override
+    public List<Param> params() {
+        return params;
+    }
+
+    /** @throws IllegalArgumentException if y is null or holds a non-finite value */
+    @Override
+    public Targets targets(double[] y) {
+        Checks.allFinite("y", y);
+        return new Targets.Values(y);
+    }
+
+    /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
+    @Override
+    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rank("phi", phi, 2);
+        Checks.require(phi.size(1) == config.inputWidth(), "phi must have width %d, got %d", config.inputWidth(),
+                phi.size(1));
+        Checks.require(phi.dataType() == type, "phi must have data type %s, got %s", type, phi.dataType());
+        int b = Math.toIntExact(phi.size(0));
+        Linear.Cache c1 = fc1.forward(phi, arena); // [B, H]
+        GELU.Cache cg = gelu.forward(c1.output(), arena); // [B, H]
+        Linear.Cache c2 = fc2.forward(cg.output(), arena); // [B, 1 or 2]
+        Cache cache = new Cache(c1, cg, c2);
+        Vec o = Vec.of(c2.output());
+        if (!config.learnedVariance()) {
+            INDArray values = arena.get(type, b); // [B]
+            Vec v = Vec.of(values);
+            for (int i = 0; i < b; i++) {
+                v.set(i, o.get(i));
+            }
+            return new Forward(new Scalar(values), cache);
+        }
+        INDArray logits = arena.zeros(type, b, 1); // [B, 1]
+        INDArray means = arena.get(type, b, 1); // [B, 1]
+        INDArray stds = arena.get(type, b, 1); // [B, 1]
+        Vec m = Vec.of(means);
+        Vec s = Vec.of(stds);
+        for (int i = 0; i < b; i++) {
+            m.set(i, o.get(2 * i));
+            s.set(i, softplus(o.get(2 * i + 1)) + MIN_STD);
+        }
+        return new Forward(new GaussianMixture(logits, means, stds), cache);
+    }
+
+    private static double softplus(double z) {
+        return z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z));
+    }
+
+    /** @throws IllegalArgumentException if dOutput is not of the form forward produced */
+    @Override
+    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+        Checks.notNull("forward", forward);
+        Checks.notNull("dOutput", dOutput);
+        Cache c = (Cache) forward.cache();
+        INDArray out = c.fc2().output(); // [B, 1 or 2]
+        int b = Math.toIntExact(out.size(0));
+        INDArray dOut = arena.get(type, out.shape());
+        Vec dov = Vec.of(dOut);
+        if (!config.learnedVariance()) {
+            Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
+                    dOutput.getClass().getSimpleName());
+            Vec dv = Vec.of(((Scalar) dOutput).values());
+            for (int i = 0; i < b; i++) {
+                dov.set(i, dv.get(i)); // y_hat = o[:, 0]
+            }
+        } else {
+            Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s",
+                    dOutput.getClass().getSimpleName());
+            GaussianMixture g = (GaussianMixture) dOutput;
+            Vec dm = Vec.of(g.means());
+            Vec ds = Vec.of(g.stds());
+            Vec o = Vec.of(out);
+            for (int i = 0; i < b; i++) {
+                dov.set(2 * i, dm.get(i));
+                // sigma = softplus(z) + MIN_STD  ->  dz = dSigma * sigmoid(z)
+                double z = o.get(2 * i + 1);
+                dov.set(2 * i + 1, ds.get(i) / (1 + Math.exp(-z)));
+            }
+        }
+        INDArray da = fc2.backward(c.fc2(), dOut, arena);
+        da = gelu.backward(c.gelu(), da, arena);
+        return fc1.backward(c.fc1(), da, arena);
+    }
+
+    /** Point predictions {@code [B]} (the means). */
+    public double[] predict(INDArray phi) {
+        HeadOutput out = forward(phi, null, Arena.none()).output();
+        return out instanceof Scalar ? ((Scalar) out).values().toDoubleVector()
+                : ((GaussianMixture) out).means().reshape(phi.size(0)).toDoubleVector();
+    }
+
+    @Override
+    public MixtureDistribution distribution(INDArray phi) {
+        HeadOutput out = forward(phi, null, Arena.none()).output();
+        if (out instanceof Scalar) {
+            double[] mu = ((Scalar) out).values().toDoubleVector();
+            double[] s = new double[mu.length];
+            Arrays.fill(s, noiseStd);
+            return MixtureDistribution.gaussian(mu, s);
+        }
+        GaussianMixture g = (GaussianMixture) out;
+        long b = phi.size(0);
+        return MixtureDistribution.gaussian(g.means().reshape(b).toDoubleVector(), g.stds().reshape(b).toDoubleVector());
+    }
+
+    @Override
+    public String toString() {
+        return "XValHead(" + config + ", " + type + ")";
+    }
+}

@@ -438,8 +438,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * {@code n} sequences per row, {@code [B * n][T]} (row r's samples at r*n..r*n+n-1), all B*n through one
-     * cached decoder step per position.
+     * {@code n} independent sequences per row, {@code [B * n][T]} (row r's samples at r*n..r*n+n-1): one cached
+     * decoder step per distinct prefix and position, shared by all samples on that prefix (exact: each sample
+     * draws its own token at every node; see {@code PrefixSampler}).
      *
      * @throws IllegalArgumentException if n < 1 or rng/sampling is null
      */
@@ -447,32 +448,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
         Checks.notNull("rng", rng);
         Checks.notNull("sampling", sampling);
         Checks.atLeast("n", n, 1);
-        int[][] out = new int[b * n][];
         // blocks of input rows so that one block's state (rows x T x d per layer, ff-wide activations) stays in cache
-        int block = Math.max(1, BLOCK_ROWS / n);
-        DecoderState start = start();
-        double[] p = new double[v];
-        for (int r0 = 0; r0 < b; r0 += block) {
-            int r1 = Math.min(b, r0 + block);
-            int[] rows = new int[(r1 - r0) * n];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = r0 + i / n;
-            }
-            DecoderState s = start.select(rows);
-            int[] next = new int[rows.length];
-            for (int pos = 0; pos < t; pos++) {
-                for (int i = 0; i < rows.length; i++) {
-                    s.probabilities(i, sampling.temperature(), p);
-                    filter(p, sampling.topK(), sampling.topP());
-                    next[i] = draw(p, rng.nextDouble());
-                }
-                s.advance(next);
-            }
-            for (int i = 0; i < rows.length; i++) {
-                out[r0 * n + i] = s.prefix(i);
-            }
-        }
-        return out;
+        return PrefixSampler.sample(start(), b, t, v, n, sampling, rng, Math.max(1, BLOCK_ROWS / n));
     }
 
     /**
@@ -515,7 +492,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
     }
 
-    private static int draw(double[] p, double u) {
+    static int draw(double[] p, double u) {
         double c = 0;
         int last = -1;
         for (int k = 0; k < p.length; k++) {

@@ -248,6 +248,117 @@ class DecoderDistributionTest {
         }
     }
 
+    /**
+     * Prefix-shared sampling draws sequences with the model's (temperature, top-k, top-p transformed) sequence
+     * probabilities, computed here from the brute-force leaf table: the conditional at a prefix is
+     * {@code P(prefix, k) / P(prefix)}, tempered as {@code p^(1/tau)} renormalised, then filtered. Chi-square
+     * goodness of fit (cells with expected count < 5 pooled; p-value by the regularized gamma function) must not
+     * reject at 1e-6, and adjacent slots of a row must be as often equal as independent draws are
+     * ({@code sum p^2}), not grouped by prefix.
+     */
+    @Test
+    void prefixSharedSamplesFollowTheSequenceProbabilities() {
+        NormalizedTokenizer tok = NormalizedTokenizer.of(4, 3);
+        DecoderHead h = head(tok, 51);
+        INDArray phi = GradientCheck.random(11, 2.0, 2, D);
+        DecoderDistribution d = h.distribution(phi);
+        double[][] leaf = leafProbabilities(h, tok, phi, 64);
+        DecoderDistribution.Sampling[] settings = {DecoderDistribution.Sampling.plain(),
+            new DecoderDistribution.Sampling(0.7, 3, 0.8)};
+        int n = 30_000;
+        var rng = RandomSource.SPLIT_MIX_64.create(17);
+        for (DecoderDistribution.Sampling sp : settings) {
+            int[][] seq = d.sampleSequences(rng, n, sp);
+            for (int r = 0; r < 2; r++) {
+                double[] expected = transformedLeafProbabilities(leaf[r], 4, 3, sp);
+                long[] count = new long[64];
+                int equalNeighbours = 0;
+                for (int j = 0; j < n; j++) {
+                    int[] q = seq[r * n + j];
+                    count[(q[0] * 4 + q[1]) * 4 + q[2]]++;
+                    if (j > 0 && java.util.Arrays.equals(q, seq[r * n + j - 1])) {
+                        equalNeighbours++;
+                    }
+                }
+                double chi2 = 0;
+                int cells = 0;
+                double pooledE = 0;
+                long pooledO = 0;
+                double sumSq = 0;
+                for (int i = 0; i < 64; i++) {
+                    double e = expected[i] * n;
+                    sumSq += expected[i] * expected[i];
+                    if (e < 5) {
+                        pooledE += e;
+                        pooledO += count[i];
+                        assertTrue(expected[i] > 0 || count[i] == 0, "a filtered-out sequence was drawn");
+                    } else {
+                        chi2 += (count[i] - e) * (count[i] - e) / e;
+                        cells++;
+                    }
+                }
+                if (pooledE >= 5) {
+                    chi2 += (pooledO - pooledE) * (pooledO - pooledE) / pooledE;
+                    cells++;
+                }
+                double pValue = org.apache.commons.numbers.gamma.RegularizedGamma.Q.value((cells - 1) / 2.0, chi2 / 2);
+                assertTrue(pValue > 1e-6, sp + " row " + r + ": chi2 " + chi2 + " on " + (cells - 1) + " df");
+                double se = Math.sqrt(sumSq * (1 - sumSq) / (n - 1));
+                assertEquals(sumSq, equalNeighbours / (double) (n - 1), 6 * se, "adjacent equal slots");
+            }
+        }
+    }
+
+    /** Leaf probabilities under per-node temperature, top-k and top-p, from the untransformed leaf table. */
+    static double[] transformedLeafProbabilities(double[] leaf, int v, int t, DecoderDistribution.Sampling sp) {
+        double[] out = new double[leaf.length];
+        java.util.Arrays.fill(out, 1.0);
+        for (int pos = 0; pos < t; pos++) {
+            int span = (int) Math.pow(v, t - pos - 1); // leaves under one child of a prefix of length pos
+            for (int pre = 0; pre < leaf.length; pre += span * v) {
+                double[] c = new double[v];
+                double total = 0;
+                for (int k = 0; k < v; k++) {
+                    for (int i = 0; i < span; i++) {
+                        c[k] += leaf[pre + k * span + i];
+                    }
+                    c[k] = Math.pow(c[k], 1 / sp.temperature());
+                    total += c[k];
+                }
+                for (int k = 0; k < v; k++) {
+                    c[k] /= total;
+                }
+                // naive top-k then nucleus: sort descending, keep k, then the shortest head reaching topP
+                Integer[] order = new Integer[v];
+                for (int k = 0; k < v; k++) {
+                    order[k] = k;
+                }
+                final double[] cc = c;
+                java.util.Arrays.sort(order, (a, bb) -> Double.compare(cc[bb], cc[a]));
+                int keep = sp.topK() == 0 ? v : sp.topK();
+                double kept = 0;
+                for (int j = 0; j < keep; j++) {
+                    kept += c[order[j]];
+                }
+                double acc = 0;
+                int nucleus = 0;
+                while (nucleus < keep && acc < sp.topP() * kept) {
+                    acc += c[order[nucleus++]];
+                }
+                double[] f = new double[v];
+                for (int j = 0; j < nucleus; j++) {
+                    f[order[j]] = c[order[j]] / acc;
+                }
+                for (int k = 0; k < v; k++) {
+                    for (int i = 0; i < span; i++) {
+                        out[pre + k * span + i] *= f[k];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     @Test
     void repetitionVotesRecoverTheGreedySequence() {
         RepeatedTokenizer tok = new RepeatedTokenizer(NormalizedTokenizer.of(4, 2), 3);

@@ -26,8 +26,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   <li>{@link #inverseCumulativeProbability}: walks the digit tree, T decoder steps per level p (all rows at
  *       once): at each position pick the first digit whose cumulative mass reaches the residual level.
  *   <li>{@link #exactMean(double)}: expands the tree level by level (all live prefixes of all rows in one forward
- *       per position), pruning prefixes whose {@code mass * width <= tolerance}; a pruned prefix counts at its
- *       interval centre and adds {@code mass * width / 2} to the reported error bound.
+ *       per position) under a certified error budget per row: the lightest prefixes are left unexpanded, counted
+ *       at their interval centre, while their summed {@code mass * width / 2} (the reported error bound) fits
+ *       the tolerance.
  * </ul>
  * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}; for other
  * tokenizers the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}),
@@ -43,8 +44,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * Inference settings.
      *
      * @param beamWidth     beams kept by {@link #mode()} (>= 1)
-     * @param meanTolerance pruning threshold on {@code mass * width} for {@link #mean()} and {@link #variance()}
-     *                      (>= 0; 0 expands the whole tree)
+     * @param meanTolerance certified error budget per row of {@link #mean()} (see {@link #exactMean}) and the
+     *                      pruning of {@link #variance()} (>= 0; 0 expands the whole tree)
      * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
      */
     public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
@@ -91,6 +92,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     /** State rows per block in sampling (keeps a block's activations cache-sized). */
     private static final int BLOCK_ROWS = 2048;
+
+    /** Input rows whose trees are expanded together by {@link #exactMean}. */
+    private static final int MEAN_CHUNK = 16;
 
     private final DecoderState.Weights w;
     private final NumberTokenizer tok;
@@ -321,10 +325,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * E[Y] per row by expanding the digit tree, all live prefixes of a chunk of rows through one decoder step per
-     * position. Prefixes with {@code mass * width <= tolerance} are not expanded: they count at their interval
-     * centre and add {@code mass * width / 2} to the error bound. Tolerance 0 gives the exact mean (every prefix
-     * with positive mass is expanded). Tokenizers without value order use the full leaf list (bound 0).
+     * E[Y] per row by expanding the digit tree under a certified error budget: {@code |E[Y] - mean[b]| <=
+     * errorBound[b] <= tolerance} (see {@code MeanExpander}: the lightest prefixes are left unexpanded, counted at
+     * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
+     * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
+     * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
+     * (bound 0).
      *
      * @throws IllegalArgumentException if tolerance is negative or not finite
      */
@@ -337,76 +343,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
-        int chunk = 16;
         DecoderState start = start();
-        for (int c0 = 0; c0 < b; c0 += chunk) {
-            expandChunk(start, c0, Math.min(b, c0 + chunk), tolerance, mean, bound, second);
+        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
+            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
         }
         return new MeanEstimate(mean, bound, second);
-    }
-
-    private void expandChunk(DecoderState start, int from, int to, double tol, double[] mean, double[] bound,
-            double[] second) {
-        int[] rows = new int[to - from];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = from + i;
-        }
-        DecoderState s = start.select(rows);
-        int m = rows.length;
-        double[] mass = new double[m];
-        double[] lo = new double[m];
-        Arrays.fill(mass, 1.0);
-        double width = 1.0;
-        double[] row = new double[v];
-        for (int pos = 0; pos < t; pos++) {
-            double cw = width / v;
-            List<Integer> parents = new ArrayList<>();
-            List<Integer> digits = new ArrayList<>();
-            List<Double> cmass = new ArrayList<>();
-            List<Double> clo = new ArrayList<>();
-            for (int i = 0; i < m; i++) {
-                int src = s.source(i);
-                s.probabilities(i, 1.0, row);
-                for (int k = 0; k < v; k++) {
-                    double q = mass[i] * row[k];
-                    if (q <= 0) {
-                        continue;
-                    }
-                    double l = lo[i] + k * cw;
-                    double c = l + cw / 2;
-                    if (pos == t - 1 || q * cw <= tol) {
-                        mean[src] += q * c;
-                        second[src] += q * (c * c + cw * cw / 12);
-                        if (pos < t - 1) {
-                            bound[src] += q * cw / 2;
-                        }
-                    } else {
-                        parents.add(i);
-                        digits.add(k);
-                        cmass.add(q);
-                        clo.add(l);
-                    }
-                }
-            }
-            if (parents.isEmpty()) {
-                return;
-            }
-            int n = parents.size();
-            int[] par = new int[n];
-            int[] dig = new int[n];
-            mass = new double[n];
-            lo = new double[n];
-            for (int j = 0; j < n; j++) {
-                par[j] = parents.get(j);
-                dig[j] = digits.get(j);
-                mass[j] = cmass.get(j);
-                lo[j] = clo.get(j);
-            }
-            s = s.select(par);
-            s.advance(dig);
-            m = n;
-            width = cw;
-        }
     }
 
     // ------------------------------------------------------------------ sampling

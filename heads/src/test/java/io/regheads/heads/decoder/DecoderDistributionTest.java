@@ -87,10 +87,16 @@ class DecoderDistributionTest {
             DecoderDistribution.MeanEstimate exact = d.exactMean(0);
             assertEquals(mean, exact.mean()[r], 1e-9, "exact mean");
             assertEquals(0.0, exact.errorBound()[r]);
-            // pruned: the certified bound holds
-            DecoderDistribution.MeanEstimate pruned = d.exactMean(1e-4);
-            assertTrue(Math.abs(pruned.mean()[r] - mean) <= pruned.errorBound()[r] + 1e-15,
-                    "pruned " + pruned.mean()[r] + " +- " + pruned.errorBound()[r] + " vs " + mean);
+            // pruned: the certified bound holds and stays within the tolerance (the budget is global per row)
+            for (double tol : new double[] {1e-5, 1e-4, 1e-3, 1e-2, 0.05}) {
+                DecoderDistribution.MeanEstimate pruned = d.exactMean(tol);
+                assertTrue(Math.abs(pruned.mean()[r] - mean) <= pruned.errorBound()[r] + 1e-15,
+                        "pruned " + pruned.mean()[r] + " +- " + pruned.errorBound()[r] + " vs " + mean);
+                assertTrue(pruned.errorBound()[r] <= tol * (1 + 1e-12), "bound " + pruned.errorBound()[r] + " > tolerance " + tol);
+                if (tol >= 1e-3) { // the budget is used: some prefixes were left unexpanded
+                    assertTrue(pruned.errorBound()[r] > 0, "tolerance " + tol + " pruned nothing");
+                }
+            }
             for (double q : new double[] {0.001, 0.05, 0.25, 0.5, 0.9, 0.999}) {
                 double c = 0;
                 int j = 0;

@@ -175,4 +175,18 @@ class DecoderHeadTest {
             assertEquals(java.util.Arrays.toString(s), java.util.Arrays.toString(tok.encode(tok.decode(s))), "canonical");
         }
     }
+
+    /** The decoder's own float GELU equals the training kernel's {@code GELU.tanhFormFloat} bit for bit. */
+    @Test
+    void floatGeluEqualsTheTrainingKernelBitForBit() {
+        java.util.Random rnd = new java.util.Random(5);
+        float[] special = {0f, -0f, 1f, -1f, 9f, -9f, 9.5f, -9.5f, 4.3f, -4.3f, 1e-30f, -1e-30f, 30f, -30f,
+            Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, Float.NaN};
+        for (int i = 0; i < 200_000 + special.length; i++) {
+            float u = i < special.length ? special[i] : (float) (rnd.nextGaussian() * (i % 3 == 0 ? 8 : 2));
+            float want = io.regheads.core.nn.GELU.tanhFormFloat(u);
+            float got = DecoderState.geluFloat(u);
+            assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got), "GELU(" + u + ") " + want + " vs " + got);
+        }
+    }
 }

@@ -4,8 +4,10 @@ import io.regheads.core.Checks;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -52,7 +54,16 @@ public final class DecoderState {
         final double[] tabPV;
 
         record Layer(double[] ln1G, double[] ln1B, INDArray qkvW, double[] qkvB, INDArray projW, double[] projB,
-                double[] ln2G, double[] ln2B, INDArray fc1W, double[] fc1B, INDArray fc2W, double[] fc2B) {}
+                double[] ln2G, double[] ln2B, INDArray fc1W, double[] fc1B, INDArray fc2W, double[] fc2B) {
+            /** fc1's bias as floats (the float MLP adds it in float, as the training kernel's gemm output is). */
+            float[] fc1BF() {
+                float[] f = new float[fc1B.length];
+                for (int i = 0; i < f.length; i++) {
+                    f[i] = (float) fc1B[i];
+                }
+                return f;
+            }
+        }
 
         Weights(DecoderHead h) {
             tokenizer = h.tokenizer();
@@ -494,6 +505,10 @@ public final class DecoderState {
 
     /** {@code x += fc2(GELU(fc1(LN2(x))))}; h is scratch {@code [N, d]}. */
     private void mlp(double[] x, double[] h, Weights.Layer L) {
+        if (w.type == DataType.FLOAT) {
+            mlpFloat(x, L);
+            return;
+        }
         int d = w.d;
         layerNorm(x, n, L.ln2G(), L.ln2B(), h);
         double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B(), w.type);
@@ -511,6 +526,64 @@ public final class DecoderState {
         for (int i = 0; i < x.length; i++) {
             x[i] += g[i];
         }
+    }
+
+    /**
+     * The MLP sublayer of a float model with float intermediates: LN2 written as floats into the fc1 input, the
+     * ff-wide activations stay in one float array (bias, GELU in place, back into the same native array as the fc2
+     * input), so no double copies of the widest arrays.
+     */
+    private void mlpFloat(double[] x, Weights.Layer L) {
+        int d = w.d;
+        int ff = w.ff;
+        float[] hf = new float[n * d];
+        double[] g = L.ln2G();
+        double[] b = L.ln2B();
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            m /= d;
+            double s2 = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                s2 += c * c;
+            }
+            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            for (int j = 0; j < d; j++) {
+                hf[o + j] = (float) ((x[o + j] - m) * rs * g[j] + b[j]);
+            }
+        }
+        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
+        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray fa = Nd4j.create(DataType.FLOAT, n, ff);
+        Nd4j.gemm(xa, L.fc1W(), fa, false, false, 1.0, 0.0);
+        float[] f = new float[n * ff];
+        FloatBuffer fb = ((FloatPointer) fa.data().pointer()).asBuffer();
+        fb.get(0, f, 0, f.length);
+        float[] b1 = L.fc1BF();
+        for (int r = 0; r < n; r++) {
+            int o = r * ff;
+            for (int j = 0; j < ff; j++) {
+                f[o + j] = geluFloat(f[o + j] + b1[j]);
+            }
+        }
+        fb.put(0, f, 0, f.length);
+        INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
+        Nd4j.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
+        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, hf, 0, hf.length);
+        double[] b2 = L.fc2B();
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            for (int j = 0; j < d; j++) {
+                x[o + j] += hf[o + j] + b2[j];
+            }
+        }
+        xa.close();
+        fa.close();
+        ya.close();
     }
 
     private static final float GELU_CF = (float) Math.sqrt(2.0 / Math.PI);

@@ -93,8 +93,13 @@ public final class DecoderDistribution implements PredictiveDistribution {
     /** State rows per block in sampling (keeps a block's activations cache-sized). */
     private static final int BLOCK_ROWS = 2048;
 
-    /** Input rows whose trees are expanded together by {@link #exactMean}. */
-    private static final int MEAN_CHUNK = 16;
+    /**
+     * Input rows whose trees are expanded together by {@link #exactMean}: few rows when the whole tree is expanded
+     * (up to V^(T-1) state rows each), more when a budget keeps the live prefixes few (larger, cheaper batches).
+     */
+    private static int meanChunk(double tolerance) {
+        return tolerance >= 1e-4 ? 256 : tolerance >= 1e-6 ? 64 : 16;
+    }
 
     private final DecoderState.Weights w;
     private final NumberTokenizer tok;
@@ -344,8 +349,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
         double[] bound = new double[b];
         double[] second = new double[b];
         DecoderState start = start();
-        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
-            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
+        int chunk = meanChunk(tolerance);
+        for (int c0 = 0; c0 < b; c0 += chunk) {
+            MeanExpander.expand(start, c0, Math.min(b, c0 + chunk), tolerance, t, v, mean, bound, second);
         }
         return new MeanEstimate(mean, bound, second);
     }

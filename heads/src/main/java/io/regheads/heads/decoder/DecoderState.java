@@ -499,8 +499,56 @@ public final class DecoderState {
             }
             mlp(x, h, L);
         }
+        if (w.type == DataType.FLOAT) {
+            return outputFloat(x);
+        }
         layerNorm(x, n, w.lnfG, w.lnfB, h);
         return gemm(h, n, d, w.outW, w.v, w.outB, w.type);
+    }
+
+    /** Final LN written as floats into the output gemm's input; logits {@code [N, V]} back as doubles. */
+    private double[] outputFloat(double[] x) {
+        int d = w.d;
+        float[] hf = new float[n * d];
+        layerNormFloat(x, n, w.lnfG, w.lnfB, hf);
+        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
+        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray ya = Nd4j.create(DataType.FLOAT, n, w.v);
+        Nd4j.gemm(xa, w.outW, ya, false, false, 1.0, 0.0);
+        float[] z = new float[n * w.v];
+        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, z, 0, z.length);
+        double[] out = new double[z.length];
+        for (int r = 0; r < n; r++) {
+            int o = r * w.v;
+            for (int k = 0; k < w.v; k++) {
+                out[o + k] = z[o + k] + w.outB[k];
+            }
+        }
+        xa.close();
+        ya.close();
+        return out;
+    }
+
+    /** Row-wise layer norm of {@code x [rows, d]} (computed in double) stored as floats. */
+    private static void layerNormFloat(double[] x, int rows, double[] g, double[] b, float[] y) {
+        int d = g.length;
+        for (int r = 0; r < rows; r++) {
+            int o = r * d;
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            m /= d;
+            double s2 = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                s2 += c * c;
+            }
+            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            for (int j = 0; j < d; j++) {
+                y[o + j] = (float) ((x[o + j] - m) * rs * g[j] + b[j]);
+            }
+        }
     }
 
     /** {@code x += fc2(GELU(fc1(LN2(x))))}; h is scratch {@code [N, d]}. */
@@ -537,25 +585,7 @@ public final class DecoderState {
         int d = w.d;
         int ff = w.ff;
         float[] hf = new float[n * d];
-        double[] g = L.ln2G();
-        double[] b = L.ln2B();
-        for (int r = 0; r < n; r++) {
-            int o = r * d;
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += x[o + j];
-            }
-            m /= d;
-            double s2 = 0;
-            for (int j = 0; j < d; j++) {
-                double c = x[o + j] - m;
-                s2 += c * c;
-            }
-            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
-            for (int j = 0; j < d; j++) {
-                hf[o + j] = (float) ((x[o + j] - m) * rs * g[j] + b[j]);
-            }
-        }
+        layerNormFloat(x, n, L.ln2G(), L.ln2B(), hf);
         INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
         ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
         INDArray fa = Nd4j.create(DataType.FLOAT, n, ff);

@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.State;
  * The peer's decoder head alone (normalized B = 10, K = 4, 1 block, d = 32, 1 head, ff = 128, float32, untrained,
  * phi of width 256): one teacher-forced training step of the head (forward + CE + backward, batch 128), 64 samples
  * for each of {@code rows} rows (KV cache, one step per distinct prefix), the exact mean by tree expansion (full,
- * and under certified error budgets 1e-6 and 1e-3 per row), and the tree-walk median. Divide by {@code rows} (and 64) for per-prediction (per-sample) costs.
+ * and under certified error budgets 1e-6 and 1e-3 per row), and the tree-walk median. Divide by {@code rows} (and
+ * 64) for per-prediction (per-sample) costs.
  *
  * <p>{@code @Setup} checks the cached path against the full forward (logits to 1e-4) and throws if they disagree.
  */

@@ -97,12 +97,10 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private static final int BLOCK_ROWS = 16384;
 
     /**
-     * Input rows whose trees are expanded together by {@link #exactMean}: few rows when the whole tree is expanded
-     * (up to V^(T-1) state rows each), more when a budget keeps the live prefixes few (larger, cheaper batches).
+     * Input rows whose trees are expanded together by {@link #exactMean} (the expansion splits a level into parts
+     * when it has more live prefixes than {@code MeanExpander.MAX_STATE_ROWS}).
      */
-    private static int meanChunk(double tolerance) {
-        return tolerance >= 1e-4 ? 256 : tolerance >= 1e-6 ? 64 : 16;
-    }
+    private static final int MEAN_CHUNK = 256;
 
     private final DecoderState.Weights w;
     private final NumberTokenizer tok;
@@ -352,9 +350,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
         double[] bound = new double[b];
         double[] second = new double[b];
         DecoderState start = start();
-        int chunk = meanChunk(tolerance);
-        for (int c0 = 0; c0 < b; c0 += chunk) {
-            MeanExpander.expand(start, c0, Math.min(b, c0 + chunk), tolerance, t, v, mean, bound, second);
+        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
+            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
         }
         return new MeanEstimate(mean, bound, second);
     }

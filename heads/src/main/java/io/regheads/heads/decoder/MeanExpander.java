@@ -21,6 +21,9 @@ import java.util.Arrays;
  */
 final class MeanExpander {
 
+    /** Largest number of prefixes advanced in one decoder step (bounds the live state: caches and activations). */
+    static final int MAX_STATE_ROWS = 8192;
+
     private MeanExpander() {}
 
     /**
@@ -29,6 +32,12 @@ final class MeanExpander {
      */
     static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
             double[] second) {
+        expand(start, from, to, tol, t, v, mean, bound, second, MAX_STATE_ROWS);
+    }
+
+    /** As above with at most {@code maxRows} prefixes per decoder step (tests exercise the splitting with few). */
+    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
+            double[] second, int maxRows) {
         int m = to - from;
         int[] rows = new int[m];
         double[] budget = new double[m];
@@ -36,13 +45,22 @@ final class MeanExpander {
             rows[i] = from + i;
             budget[i] = tol;
         }
-        DecoderState s = start.select(rows);
         double[] mass = new double[m];
-        double[] lo = new double[m];
         Arrays.fill(mass, 1.0);
-        double width = 1.0;
+        level(start.select(rows), mass, new double[m], 0, 1.0, t, v, from, budget, mean, bound, second, maxRows);
+    }
+
+    /**
+     * Expands the state rows of s (nodes at position pos, interval width {@code width}) and, recursively, their
+     * kept children. More than {@code maxRows} kept children are expanded in consecutive parts (depth
+     * first), so the live state stays bounded whatever the tolerance and the distributions; a part may split one
+     * row's candidates, which only changes which nodes the allowance picks, never the certified bound.
+     */
+    private static void level(DecoderState s, double[] mass, double[] lo, int pos0, double width0, int t, int v,
+            int from, double[] budget, double[] mean, double[] bound, double[] second, int maxRows) {
+        double width = width0;
         double[] p = new double[v];
-        for (int pos = 0; pos < t; pos++) {
+        for (int pos = pos0; pos < t; pos++) {
             double cw = width / v;
             int n = s.rows();
             boolean leaves = pos == t - 1;
@@ -111,9 +129,19 @@ final class MeanExpander {
                     j++;
                 }
             }
+            width = cw;
+            if (kept > maxRows) {
+                for (int p0 = 0; p0 < kept; p0 += maxRows) {
+                    int p1 = Math.min(kept, p0 + maxRows);
+                    DecoderState part = s.select(Arrays.copyOfRange(kp, p0, p1));
+                    part.advance(Arrays.copyOfRange(kd, p0, p1));
+                    level(part, Arrays.copyOfRange(mass, p0, p1), Arrays.copyOfRange(lo, p0, p1), pos + 1, width, t,
+                            v, from, budget, mean, bound, second, maxRows);
+                }
+                return;
+            }
             s = s.select(kp);
             s.advance(kd);
-            width = cw;
         }
     }
 

@@ -108,6 +108,23 @@ class DecoderDistributionTest {
                 assertEquals(brute, d.inverseCumulativeProbability(q)[r], 1e-9, "quantile " + q);
             }
         }
+        // the same expansion split into parts of at most 7 prefixes per decoder step (depth first)
+        for (double tol : new double[] {0, 1e-3}) {
+            double[] mean = new double[2];
+            double[] bound = new double[2];
+            MeanExpander.expand(d.start(), 0, 2, tol, 3, 10, mean, bound, new double[2], 7);
+            for (int r = 0; r < 2; r++) {
+                double brute = 0;
+                for (int i = 0; i < 1000; i++) {
+                    brute += p[r][i] * (i + 0.5) * width;
+                }
+                assertTrue(Math.abs(mean[r] - brute) <= bound[r] + 1e-12 && bound[r] <= tol * (1 + 1e-12),
+                        "split expansion " + mean[r] + " +- " + bound[r] + " vs " + brute);
+                if (tol == 0) {
+                    assertEquals(brute, mean[r], 1e-9, "split expansion, whole tree");
+                }
+            }
+        }
         double[] y = {0.1234, 0.87};
         double[] cdf = d.cumulativeProbability(y);
         double[] ld = d.logDensity(y);

@@ -169,6 +169,12 @@ final class MeanExpander {
     private static int leaveLightest(int g0, int g1, double[] cm, double[] cl, double cw, double allowed,
             double[] budget, int row, int from, double[] mean, double[] bound, double[] second, boolean[] keep) {
         int n = g1 - g0;
+        if (!(allowed > 0)) { // nothing may be left (the whole tree, or a spent budget): no sort needed
+            for (int i = g0; i < g1; i++) {
+                keep[i] = true;
+            }
+            return n;
+        }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = g0 + i;

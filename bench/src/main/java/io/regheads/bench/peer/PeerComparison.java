@@ -161,7 +161,7 @@ public final class PeerComparison {
         System.out.printf("[decoder] 64-sample mean: MSE %.6f, %.0f samples/s (%.2f s for %d x 64)%n", mseSample,
                 n * 64 / sampleSeconds, sampleSeconds, n);
         double first = 0;
-        for (double tol : new double[] {0.0, 1e-6, 1e-5, 1e-4, 1e-3}) {
+        for (double tol : new double[] {0.0, 1e-6, 1e-5, 1e-4, 3e-4, 5e-4, 1e-3}) {
             d.exactMean(tol); // warm-up
             DecoderDistribution.MeanEstimate e = null;
             double[] et = new double[3]; // median of 3, as for sampling

@@ -131,8 +131,9 @@ public final class PeerComparison {
 
     /**
      * The decoder's figures as the peer reports them: test MSE of the 64-sample mean (the row's MSE), test NLL, and
-     * sampling speed; plus the exact mean (tree expansion, full and under certified error budgets 1e-6 ... 1e-3 per row; the row reports 1e-6) with its MSE,
-     * error bound and predictions per second.
+     * sampling speed (median of 3 calls); plus the exact mean (tree expansion, full and under certified error
+     * budgets 1e-6 ... 1e-3 per row, medians of 3 calls; the row reports 1e-6) with its MSE, error bound and
+     * predictions per second.
      */
     static Row decoder(RegressionModel m, HeadSpec head, TrainingResult tr, double msPerStep, PeerData test) {
         double[] y01 = test.y01();

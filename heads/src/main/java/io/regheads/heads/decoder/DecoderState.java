@@ -48,7 +48,10 @@ public final class DecoderState {
         final double[] lnfB;
         final INDArray outW;
         final double[] outB;
-        /** First-layer tables for positions >= 1, row {@code pos * V + token}: q, k {@code [T*V, d]}, pv {@code [T*V, heads*d]}. */
+        /**
+         * First-layer tables for positions >= 1, row {@code pos * V + token}: q, k {@code [T*V, d]}, pv
+         * {@code [T*V, heads*d]}.
+         */
         final double[] tabQ;
         final double[] tabK;
         final double[] tabPV;
@@ -615,10 +618,11 @@ public final class DecoderState {
     private static final float GELU_CF = (float) Math.sqrt(2.0 / Math.PI);
 
     /**
-     * {@code y[i] =} {@link GELU#tanhFormFloat}{@code (x[i])} bit for bit (the same float operations in the same order; tested),
-     * written as one flat loop from one array into another, which C2 vectorizes (about 1 ns per element here): the
-     * same function called per element with {@code Math.min/max(float)} on scalars costs about 40 ns per call in
-     * OpenJDK 17 on random signs, and 7 ns with the clamp written as comparisons (which blocks vectorization).
+     * {@code y[i] =} {@link GELU#tanhFormFloat}{@code (x[i])} bit for bit (the same float operations in the same
+     * order; tested), written as one flat loop from one array into another, which C2 vectorizes (about 1 ns per
+     * element here): the same function called per element with {@code Math.min/max(float)} on scalars costs about
+     * 40 ns per call in OpenJDK 17 on random signs, and 7 ns with the clamp written as comparisons (which blocks
+     * vectorization).
      */
     static void geluFloat(float[] x, float[] y) {
         for (int i = 0; i < x.length; i++) {

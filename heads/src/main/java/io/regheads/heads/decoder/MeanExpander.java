@@ -14,8 +14,9 @@ import java.util.Arrays;
  *
  * <p>Budget: at each level the row's candidate nodes are sorted by mass and the lightest are left unexpanded while
  * their summed bound stays within the level's allowance out of the row's remaining budget (see {@link #allowance}).
- * So the reported bound never exceeds the tolerance (up to rounding in the last bit), and tolerance 0 expands every node with positive mass (the
- * exact mean, bound 0). All expanded nodes of a chunk of rows go through one decoder step per level.
+ * So the reported bound never exceeds the tolerance (up to rounding in the last bit), and tolerance 0 expands
+ * every node with positive mass (the exact mean, bound 0). All expanded nodes of a chunk of rows go through one
+ * decoder step per level.
  *
  * <p>Stateless; not part of the public API (called by {@link DecoderDistribution#exactMean}).
  */
@@ -164,7 +165,8 @@ final class MeanExpander {
 
     /**
      * Leaves the lightest candidates {@code g0 .. g1-1} of one row unexpanded while their bound {@code m w / 2}
-     * fits in {@code allowed} (at most the row's remaining budget); marks the rest in {@code keep}; returns how many are kept.
+     * fits in {@code allowed} (at most the row's remaining budget); marks the rest in {@code keep}; returns how
+     * many are kept.
      */
     private static int leaveLightest(int g0, int g1, double[] cm, double[] cl, double cw, double allowed,
             double[] budget, int row, int from, double[] mean, double[] bound, double[] second, boolean[] keep) {

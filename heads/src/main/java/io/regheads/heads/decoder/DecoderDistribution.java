@@ -27,8 +27,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   <li>{@link #inverseCumulativeProbability}: walks the digit tree, T decoder steps per level p (all rows at
  *       once): at each position pick the first digit whose cumulative mass reaches the residual level.
  *   <li>{@link #exactMean(double)}: expands the tree level by level (all live prefixes of all rows in one forward
- *       per position), pruning prefixes whose {@code mass * width <= tolerance}; a pruned prefix counts at its
- *       interval centre and adds {@code mass * width / 2} to the reported error bound.
+ *       per position) under a certified error budget per row: the lightest prefixes are left unexpanded, counted
+ *       at their interval centre, while their summed {@code mass * width / 2} (the reported error bound) fits
+ *       the tolerance.
  * </ul>
  * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}. For an
  * {@link UnnormalizedTokenizer} the CDF and the quantiles walk the tree too (T decoder steps per query, see
@@ -52,8 +53,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * Inference settings.
      *
      * @param beamWidth     beams kept by {@link #mode()} (>= 1)
-     * @param meanTolerance pruning threshold on {@code mass * width} for {@link #mean()} and {@link #variance()}
-     *                      (>= 0; 0 expands the whole tree)
+     * @param meanTolerance certified error budget per row of {@link #mean()} (see {@link #exactMean}) and the
+     *                      pruning of {@link #variance()} (>= 0; 0 expands the whole tree)
      * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
      */
     public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
@@ -98,8 +99,17 @@ public final class DecoderDistribution implements PredictiveDistribution {
     /** Best sequences of a beam search, {@code tokens [B][T]}, their log-probabilities and log-densities. */
     public record Beam(int[][] tokens, double[] logProbability, double[] logDensity) {}
 
-    /** State rows per block in sampling (keeps a block's activations cache-sized). */
-    private static final int BLOCK_ROWS = 2048;
+    /**
+     * Sample slots (input rows x samples) per block in sampling: bounds a block's state; prefix sharing keeps the
+     * live state rows well below it (measured on the peer setup: 8192-32768 equally fast, 2048 and 131072 slower).
+     */
+    private static final int BLOCK_ROWS = 16384;
+
+    /**
+     * Input rows whose trees are expanded together by {@link #exactMean} (the expansion splits a level into parts
+     * when it has more live prefixes than {@code MeanExpander.MAX_STATE_ROWS}).
+     */
+    private static final int MEAN_CHUNK = 256;
 
     private final DecoderState.Weights w;
     private final NumberTokenizer tok;
@@ -339,10 +349,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * E[Y] per row by expanding the digit tree, all live prefixes of a chunk of rows through one decoder step per
-     * position. Prefixes with {@code mass * width <= tolerance} are not expanded: they count at their interval
-     * centre and add {@code mass * width / 2} to the error bound. Tolerance 0 gives the exact mean (every prefix
-     * with positive mass is expanded). Tokenizers without value order use the full leaf list (bound 0).
+     * E[Y] per row by expanding the digit tree under a certified error budget: {@code |E[Y] - mean[b]| <=
+     * errorBound[b] <= tolerance} (see {@code MeanExpander}: the lightest prefixes are left unexpanded, counted at
+     * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
+     * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
+     * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
+     * (bound 0).
      *
      * @throws IllegalArgumentException if tolerance is negative or not finite
      */
@@ -355,76 +367,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
-        int chunk = 16;
         DecoderState start = start();
-        for (int c0 = 0; c0 < b; c0 += chunk) {
-            expandChunk(start, c0, Math.min(b, c0 + chunk), tolerance, mean, bound, second);
+        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
+            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
         }
         return new MeanEstimate(mean, bound, second);
-    }
-
-    private void expandChunk(DecoderState start, int from, int to, double tol, double[] mean, double[] bound,
-            double[] second) {
-        int[] rows = new int[to - from];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = from + i;
-        }
-        DecoderState s = start.select(rows);
-        int m = rows.length;
-        double[] mass = new double[m];
-        double[] lo = new double[m];
-        Arrays.fill(mass, 1.0);
-        double width = 1.0;
-        double[] row = new double[v];
-        for (int pos = 0; pos < t; pos++) {
-            double cw = width / v;
-            List<Integer> parents = new ArrayList<>();
-            List<Integer> digits = new ArrayList<>();
-            List<Double> cmass = new ArrayList<>();
-            List<Double> clo = new ArrayList<>();
-            for (int i = 0; i < m; i++) {
-                int src = s.source(i);
-                s.probabilities(i, 1.0, row);
-                for (int k = 0; k < v; k++) {
-                    double q = mass[i] * row[k];
-                    if (q <= 0) {
-                        continue;
-                    }
-                    double l = lo[i] + k * cw;
-                    double c = l + cw / 2;
-                    if (pos == t - 1 || q * cw <= tol) {
-                        mean[src] += q * c;
-                        second[src] += q * (c * c + cw * cw / 12);
-                        if (pos < t - 1) {
-                            bound[src] += q * cw / 2;
-                        }
-                    } else {
-                        parents.add(i);
-                        digits.add(k);
-                        cmass.add(q);
-                        clo.add(l);
-                    }
-                }
-            }
-            if (parents.isEmpty()) {
-                return;
-            }
-            int n = parents.size();
-            int[] par = new int[n];
-            int[] dig = new int[n];
-            mass = new double[n];
-            lo = new double[n];
-            for (int j = 0; j < n; j++) {
-                par[j] = parents.get(j);
-                dig[j] = digits.get(j);
-                mass[j] = cmass.get(j);
-                lo[j] = clo.get(j);
-            }
-            s = s.select(par);
-            s.advance(dig);
-            m = n;
-            width = cw;
-        }
     }
 
     // ------------------------------------------------------------------ sampling
@@ -456,8 +403,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * {@code n} sequences per row, {@code [B * n][T]} (row r's samples at r*n..r*n+n-1), all B*n through one
-     * cached decoder step per position.
+     * {@code n} independent sequences per row, {@code [B * n][T]} (row r's samples at r*n..r*n+n-1): one cached
+     * decoder step per distinct prefix and position, shared by all samples on that prefix (exact: each sample
+     * draws its own token at every node; see {@code PrefixSampler}).
      *
      * @throws IllegalArgumentException if n < 1 or rng/sampling is null
      */
@@ -465,32 +413,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
         Checks.notNull("rng", rng);
         Checks.notNull("sampling", sampling);
         Checks.atLeast("n", n, 1);
-        int[][] out = new int[b * n][];
-        // blocks of input rows so that one block's state (rows x T x d per layer, ff-wide activations) stays in cache
-        int block = Math.max(1, BLOCK_ROWS / n);
-        DecoderState start = start();
-        double[] p = new double[v];
-        for (int r0 = 0; r0 < b; r0 += block) {
-            int r1 = Math.min(b, r0 + block);
-            int[] rows = new int[(r1 - r0) * n];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = r0 + i / n;
-            }
-            DecoderState s = start.select(rows);
-            int[] next = new int[rows.length];
-            for (int pos = 0; pos < t; pos++) {
-                for (int i = 0; i < rows.length; i++) {
-                    s.probabilities(i, sampling.temperature(), p);
-                    filter(p, sampling.topK(), sampling.topP());
-                    next[i] = draw(p, rng.nextDouble());
-                }
-                s.advance(next);
-            }
-            for (int i = 0; i < rows.length; i++) {
-                out[r0 * n + i] = s.prefix(i);
-            }
-        }
-        return out;
+        // blocks of input rows so that one block's state (rows x T x d per layer, ff-wide activations) stays bounded
+        return PrefixSampler.sample(start(), b, t, v, n, sampling, rng, Math.max(1, BLOCK_ROWS / n));
     }
 
     /**
@@ -533,7 +457,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
     }
 
-    private static int draw(double[] p, double u) {
+    static int draw(double[] p, double u) {
         double c = 0;
         int last = -1;
         for (int k = 0; k < p.length; k++) {

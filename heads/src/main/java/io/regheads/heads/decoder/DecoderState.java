@@ -4,8 +4,10 @@ import io.regheads.core.Checks;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -46,9 +48,25 @@ public final class DecoderState {
         final double[] lnfB;
         final INDArray outW;
         final double[] outB;
+        /**
+         * First-layer tables for positions >= 1, row {@code pos * V + token}: q, k {@code [T*V, d]}, pv
+         * {@code [T*V, heads*d]}.
+         */
+        final double[] tabQ;
+        final double[] tabK;
+        final double[] tabPV;
 
         record Layer(double[] ln1G, double[] ln1B, INDArray qkvW, double[] qkvB, INDArray projW, double[] projB,
-                double[] ln2G, double[] ln2B, INDArray fc1W, double[] fc1B, INDArray fc2W, double[] fc2B) {}
+                double[] ln2G, double[] ln2B, INDArray fc1W, double[] fc1B, INDArray fc2W, double[] fc2B) {
+            /** fc1's bias as floats (the float MLP adds it in float, as the training kernel's gemm output is). */
+            float[] fc1BF() {
+                float[] f = new float[fc1B.length];
+                for (int i = 0; i < f.length; i++) {
+                    f[i] = (float) fc1B[i];
+                }
+                return f;
+            }
+        }
 
         Weights(DecoderHead h) {
             tokenizer = h.tokenizer();
@@ -77,7 +95,48 @@ public final class DecoderState {
             lnfB = HostArrays.read(h.lnf().bias().value());
             outW = h.out().weight().value().dup('c');
             outB = HostArrays.read(h.out().bias().value());
+            // first layer, positions >= 1: the input is tokE[token] + posE[pos], so LN1, q, k and the per-head
+            // projected values depend on (pos, token) only: one table row each (row pos * V + token)
+            int rows = t * v;
+            double[] x = new double[rows * d];
+            for (int p = 0; p < t; p++) {
+                for (int k = 0; k < v; k++) {
+                    for (int j = 0; j < d; j++) {
+                        x[(p * v + k) * d + j] = tokE[k * d + j] + posE[p * d + j];
+                    }
+                }
+            }
+            Layer first = layers.get(0);
+            double[] hn = new double[rows * d];
+            layerNorm(x, rows, first.ln1G(), first.ln1B(), hn);
+            double[] qkv = gemm(hn, rows, d, first.qkvW(), 3 * d, first.qkvB(), type);
+            tabQ = new double[rows * d];
+            tabK = new double[rows * d];
+            for (int r = 0; r < rows; r++) {
+                System.arraycopy(qkv, r * 3 * d, tabQ, r * d, d);
+                System.arraycopy(qkv, r * 3 * d + d, tabK, r * d, d);
+            }
+            tabPV = projectHeads(qkv, rows, this);
         }
+    }
+
+    /**
+     * Per-head projected values of the first layer: for each row r and head h, {@code v_h W_o[h rows, :]} (the
+     * head's value slice through its rows of the output projection, no bias), {@code [rows, heads * d]}. The first
+     * layer's attention output after projection is then {@code sum_h sum_u p_hu pv_hu + b_o}.
+     *
+     * @param qkv {@code [rows, 3d]} (values at columns 2d..3d)
+     */
+    static double[] projectHeads(double[] qkv, int rows, Weights w) {
+        int d = w.d;
+        int dh = d / w.heads;
+        double[] m = new double[rows * w.heads * d]; // row (r, h): head h's value entries, zeros elsewhere
+        for (int r = 0; r < rows; r++) {
+            for (int hh = 0; hh < w.heads; hh++) {
+                System.arraycopy(qkv, r * 3 * d + 2 * d + hh * dh, m, (r * w.heads + hh) * d + hh * dh, dh);
+            }
+        }
+        return gemm(m, rows * w.heads, d, w.layers.get(0).projW(), d, null, w.type);
     }
 
     private static final double LN_EPS = 1e-5;
@@ -113,19 +172,22 @@ public final class DecoderState {
         Checks.require(phi.length == b * w.inputWidth, "phi must have %d x %d entries, got %d", b, w.inputWidth, phi.length);
         int layers = w.layers.size();
         double[][] k = new double[layers][b * w.t * w.d];
-        double[][] vv = new double[layers][b * w.t * w.d];
+        double[][] vv = new double[layers][];
+        for (int l = 0; l < layers; l++) {
+            vv[l] = new double[b * valueStride(w, l)];
+        }
         int[] src = new int[b];
         for (int i = 0; i < b; i++) {
             src[i] = i;
         }
         DecoderState s = new DecoderState(w, b, 0, new int[b * w.t], src, k, vv, null);
-        double[] x = s.gemm(phi, b, w.inputWidth, w.inW, w.d, w.inB);
+        double[] x = gemm(phi, b, w.inputWidth, w.inW, w.d, w.inB, w.type);
         for (int r = 0; r < b; r++) {
             for (int j = 0; j < w.d; j++) {
                 x[r * w.d + j] += w.posE[j];
             }
         }
-        s.logits = s.run(x);
+        s.logits = s.run(x, null);
         return s;
     }
 
@@ -243,7 +305,10 @@ public final class DecoderState {
         int td = w.t * w.d;
         int used = Math.min(pos + 1, w.t) * w.d; // keys/values of positions 0..pos are cached
         double[][] k = new double[keys.length][m * td];
-        double[][] vv = new double[keys.length][m * td];
+        double[][] vv = new double[keys.length][];
+        for (int l = 0; l < keys.length; l++) {
+            vv[l] = new double[m * valueStride(w, l)];
+        }
         int[] p = new int[m * w.t];
         int[] src = new int[m];
         double[] lg = pos < w.t ? new double[m * w.v] : null;
@@ -252,7 +317,9 @@ public final class DecoderState {
             Checks.require(r >= 0 && r < n, "rows[%d] must be in [0, %d), got %d", i, n, r);
             for (int l = 0; l < keys.length; l++) {
                 System.arraycopy(keys[l], r * td, k[l], i * td, used);
-                System.arraycopy(values[l], r * td, vv[l], i * td, used);
+                int vs = valueStride(w, l);
+                int vused = used / w.d * (vs / w.t);
+                System.arraycopy(values[l], r * vs, vv[l], i * vs, vused);
             }
             System.arraycopy(prefix, r * w.t, p, i * w.t, w.t);
             src[i] = source[r];
@@ -294,11 +361,90 @@ public final class DecoderState {
                 x[o + j] = w.tokE[e + j] + w.posE[po + j];
             }
         }
-        logits = run(x);
+        logits = run(x, tokens);
     }
 
-    /** Blocks, final LN and output projection for position {@code pos}; x [N, d] is overwritten. */
-    private double[] run(double[] x) {
+    /** Value-cache entries per row of layer l: the first layer caches per-head projected values. */
+    private static int valueStride(Weights w, int l) {
+        return l == 0 ? w.t * w.heads * w.d : w.t * w.d;
+    }
+
+    /**
+     * The first layer's attention sublayer, {@code x += attention(LN1(x)) W_o + b_o}, from cached keys and per-head
+     * projected values: at position 0 (row-specific input) q, k and pv are computed; at later positions the input
+     * is a token embedding, so they come from the weights' tables.
+     */
+    private void firstAttention(double[] x, int[] tokens, Weights.Layer L) {
+        int d = w.d;
+        int hs = w.heads;
+        int dh = d / hs;
+        int td = w.t * d;
+        int tp = w.t * hs * d;
+        double scale = 1.0 / Math.sqrt(dh);
+        double[] q;
+        int[] qOff = new int[n];
+        double[] kc = keys[0];
+        double[] pc = values[0];
+        if (pos == 0) {
+            double[] h = new double[n * d];
+            layerNorm(x, n, L.ln1G(), L.ln1B(), h);
+            q = gemm(h, n, d, L.qkvW(), 3 * d, L.qkvB(), w.type);
+            double[] pv = projectHeads(q, n, w);
+            for (int r = 0; r < n; r++) {
+                qOff[r] = r * 3 * d;
+                System.arraycopy(q, r * 3 * d + d, kc, r * td, d);
+                System.arraycopy(pv, r * hs * d, pc, r * tp, hs * d);
+            }
+        } else {
+            q = w.tabQ;
+            for (int r = 0; r < n; r++) {
+                int e = pos * w.v + tokens[r];
+                qOff[r] = e * d;
+                System.arraycopy(w.tabK, e * d, kc, r * td + pos * d, d);
+                System.arraycopy(w.tabPV, e * hs * d, pc, r * tp + pos * hs * d, hs * d);
+            }
+        }
+        double[] sc = new double[pos + 1];
+        double[] bo = L.projB();
+        for (int r = 0; r < n; r++) {
+            int xo = r * d;
+            for (int j = 0; j < d; j++) {
+                x[xo + j] += bo[j];
+            }
+            for (int hh = 0; hh < hs; hh++) {
+                int qo = qOff[r] + hh * dh;
+                double max = Double.NEGATIVE_INFINITY;
+                for (int u = 0; u <= pos; u++) {
+                    int ko = r * td + u * d + hh * dh;
+                    double s = 0;
+                    for (int j = 0; j < dh; j++) {
+                        s += q[qo + j] * kc[ko + j];
+                    }
+                    sc[u] = s * scale;
+                    max = Math.max(max, sc[u]);
+                }
+                double z = 0;
+                for (int u = 0; u <= pos; u++) {
+                    sc[u] = Math.exp(sc[u] - max);
+                    z += sc[u];
+                }
+                for (int u = 0; u <= pos; u++) {
+                    double p = sc[u] / z;
+                    int po = r * tp + (u * hs + hh) * d;
+                    for (int j = 0; j < d; j++) {
+                        x[xo + j] += p * pc[po + j];
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Blocks, final LN and output projection for position {@code pos}; x [N, d] is overwritten.
+     *
+     * @param tokens the tokens just fixed at position pos - 1 (null at position 0)
+     */
+    private double[] run(double[] x, int[] tokens) {
         int d = w.d;
         int dh = d / w.heads;
         double scale = 1.0 / Math.sqrt(dh);
@@ -307,8 +453,13 @@ public final class DecoderState {
         double[] sc = new double[pos + 1];
         for (int l = 0; l < w.layers.size(); l++) {
             Weights.Layer L = w.layers.get(l);
-            layerNorm(x, L.ln1G(), L.ln1B(), h);
-            double[] qkv = gemm(h, n, d, L.qkvW(), 3 * d, L.qkvB()); // [N, 3d]
+            if (l == 0) {
+                firstAttention(x, tokens, L);
+                mlp(x, h, L);
+                continue;
+            }
+            layerNorm(x, n, L.ln1G(), L.ln1B(), h);
+            double[] qkv = gemm(h, n, d, L.qkvW(), 3 * d, L.qkvB(), w.type); // [N, 3d]
             double[] kc = keys[l];
             double[] vc = values[l];
             int td = w.t * d;
@@ -345,35 +496,160 @@ public final class DecoderState {
                     }
                 }
             }
-            double[] o = gemm(a, n, d, L.projW(), d, L.projB());
+            double[] o = gemm(a, n, d, L.projW(), d, L.projB(), w.type);
             for (int i = 0; i < x.length; i++) {
                 x[i] += o[i];
             }
-            layerNorm(x, L.ln2G(), L.ln2B(), h);
-            double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B());
-            if (w.type == DataType.FLOAT) { // float model: float-accurate tanh, as the training kernels use
-                for (int i = 0; i < f.length; i++) {
-                    f[i] = GELU.tanhFormFloat((float) f[i]);
-                }
-            } else {
-                for (int i = 0; i < f.length; i++) {
-                    double u = f[i];
-                    f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
-                }
-            }
-            double[] g = gemm(f, n, w.ff, L.fc2W(), d, L.fc2B());
-            for (int i = 0; i < x.length; i++) {
-                x[i] += g[i];
-            }
+            mlp(x, h, L);
         }
-        layerNorm(x, w.lnfG, w.lnfB, h);
-        return gemm(h, n, d, w.outW, w.v, w.outB);
+        if (w.type == DataType.FLOAT) {
+            return outputFloat(x);
+        }
+        layerNorm(x, n, w.lnfG, w.lnfB, h);
+        return gemm(h, n, d, w.outW, w.v, w.outB, w.type);
     }
 
-
-    private void layerNorm(double[] x, double[] g, double[] b, double[] y) {
-        int d = g.length;
+    /** Final LN written as floats into the output gemm's input; logits {@code [N, V]} back as doubles. */
+    private double[] outputFloat(double[] x) {
+        int d = w.d;
+        float[] hf = new float[n * d];
+        layerNormFloat(x, n, w.lnfG, w.lnfB, hf);
+        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
+        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray ya = Nd4j.create(DataType.FLOAT, n, w.v);
+        Nd4j.gemm(xa, w.outW, ya, false, false, 1.0, 0.0);
+        float[] z = new float[n * w.v];
+        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, z, 0, z.length);
+        double[] out = new double[z.length];
         for (int r = 0; r < n; r++) {
+            int o = r * w.v;
+            for (int k = 0; k < w.v; k++) {
+                out[o + k] = z[o + k] + w.outB[k];
+            }
+        }
+        xa.close();
+        ya.close();
+        return out;
+    }
+
+    /** Row-wise layer norm of {@code x [rows, d]} (computed in double) stored as floats. */
+    private static void layerNormFloat(double[] x, int rows, double[] g, double[] b, float[] y) {
+        int d = g.length;
+        for (int r = 0; r < rows; r++) {
+            int o = r * d;
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            m /= d;
+            double s2 = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                s2 += c * c;
+            }
+            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            for (int j = 0; j < d; j++) {
+                y[o + j] = (float) ((x[o + j] - m) * rs * g[j] + b[j]);
+            }
+        }
+    }
+
+    /** {@code x += fc2(GELU(fc1(LN2(x))))}; h is scratch {@code [N, d]}. Double models here; float: {@link #mlpFloat}. */
+    private void mlp(double[] x, double[] h, Weights.Layer L) {
+        if (w.type == DataType.FLOAT) {
+            mlpFloat(x, L);
+            return;
+        }
+        int d = w.d;
+        layerNorm(x, n, L.ln2G(), L.ln2B(), h);
+        double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B(), w.type);
+        for (int i = 0; i < f.length; i++) {
+            double u = f[i];
+            f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
+        }
+        double[] g = gemm(f, n, w.ff, L.fc2W(), d, L.fc2B(), w.type);
+        for (int i = 0; i < x.length; i++) {
+            x[i] += g[i];
+        }
+    }
+
+    /**
+     * The MLP sublayer of a float model with float intermediates: LN2 written as floats into the fc1 input, the
+     * ff-wide activations stay in float arrays (bias, then GELU into a second array written back into the same
+     * native array as the fc2 input), so no double copies of the widest arrays.
+     */
+    private void mlpFloat(double[] x, Weights.Layer L) {
+        int d = w.d;
+        int ff = w.ff;
+        float[] hf = new float[n * d];
+        layerNormFloat(x, n, L.ln2G(), L.ln2B(), hf);
+        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
+        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray fa = Nd4j.create(DataType.FLOAT, n, ff);
+        Nd4j.gemm(xa, L.fc1W(), fa, false, false, 1.0, 0.0);
+        float[] f = new float[n * ff];
+        FloatBuffer fb = ((FloatPointer) fa.data().pointer()).asBuffer();
+        fb.get(0, f, 0, f.length);
+        float[] b1 = L.fc1BF();
+        for (int r = 0; r < n; r++) {
+            int o = r * ff;
+            for (int j = 0; j < ff; j++) {
+                f[o + j] += b1[j];
+            }
+        }
+        float[] act = new float[f.length];
+        geluFloat(f, act);
+        fb.put(0, act, 0, act.length);
+        INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
+        Nd4j.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
+        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, hf, 0, hf.length);
+        double[] b2 = L.fc2B();
+        for (int r = 0; r < n; r++) {
+            int o = r * d;
+            for (int j = 0; j < d; j++) {
+                x[o + j] += hf[o + j] + b2[j];
+            }
+        }
+        xa.close();
+        fa.close();
+        ya.close();
+    }
+
+    private static final float GELU_CF = (float) Math.sqrt(2.0 / Math.PI);
+
+    /**
+     * {@code y[i] =} {@link GELU#tanhFormFloat}{@code (x[i])} bit for bit (the same float operations in the same
+     * order; tested), written as one flat loop from one array into another, which C2 vectorizes (about 1 ns per
+     * element here): the same function called per element with {@code Math.min/max(float)} on scalars costs about
+     * 40 ns per call in OpenJDK 17 on random signs, and 7 ns with the clamp written as comparisons (which blocks
+     * vectorization).
+     */
+    static void geluFloat(float[] x, float[] y) {
+        for (int i = 0; i < x.length; i++) {
+            float u = x[i];
+            float z = GELU_CF * (u + 0.044715f * u * u * u);
+            float c = Math.min(9f, Math.max(-9f, z));
+            float x2 = c * c;
+            float p = -2.76076847742355e-16f;
+            p = p * x2 + 2.00018790482477e-13f;
+            p = p * x2 - 8.60467152213735e-11f;
+            p = p * x2 + 5.12229709037114e-08f;
+            p = p * x2 + 1.48572235717979e-05f;
+            p = p * x2 + 6.37261928875436e-04f;
+            p = p * x2 + 4.89352455891786e-03f;
+            p = p * c;
+            float q = 1.19825839466702e-06f;
+            q = q * x2 + 1.18534705686654e-04f;
+            q = q * x2 + 2.26843463243900e-03f;
+            q = q * x2 + 4.89352518554385e-03f;
+            y[i] = 0.5f * u * (1 + p / q);
+        }
+    }
+
+    /** Row-wise layer norm of {@code x [rows, d]} into y. */
+    static void layerNorm(double[] x, int rows, double[] g, double[] b, double[] y) {
+        int d = g.length;
+        for (int r = 0; r < rows; r++) {
             int o = r * d;
             double m = 0;
             for (int j = 0; j < d; j++) {
@@ -392,16 +668,18 @@ public final class DecoderState {
         }
     }
 
-    /** {@code x [rows, in] W [in, out] + b} through Nd4j.gemm in the model's type. */
-    private double[] gemm(double[] x, int rows, int in, INDArray wt, int out, double[] bias) {
-        INDArray xa = HostArrays.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), w.type, rows, in);
-        INDArray ya = Nd4j.create(w.type, rows, out);
+    /** {@code x [rows, in] W [in, out] + b} through Nd4j.gemm in the given type (bias may be null). */
+    static double[] gemm(double[] x, int rows, int in, INDArray wt, int out, double[] bias, DataType type) {
+        INDArray xa = HostArrays.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), type, rows, in);
+        INDArray ya = Nd4j.create(type, rows, out);
         Nd4j.gemm(xa, wt, ya, false, false, 1.0, 0.0);
         double[] y = HostArrays.read(ya);
-        for (int r = 0; r < rows; r++) {
-            int o = r * out;
-            for (int j = 0; j < out; j++) {
-                y[o + j] += bias[j];
+        if (bias != null) {
+            for (int r = 0; r < rows; r++) {
+                int o = r * out;
+                for (int j = 0; j < out; j++) {
+                    y[o + j] += bias[j];
+                }
             }
         }
         xa.close();

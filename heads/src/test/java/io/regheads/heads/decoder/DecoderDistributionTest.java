@@ -87,10 +87,16 @@ class DecoderDistributionTest {
             DecoderDistribution.MeanEstimate exact = d.exactMean(0);
             assertEquals(mean, exact.mean()[r], 1e-9, "exact mean");
             assertEquals(0.0, exact.errorBound()[r]);
-            // pruned: the certified bound holds
-            DecoderDistribution.MeanEstimate pruned = d.exactMean(1e-4);
-            assertTrue(Math.abs(pruned.mean()[r] - mean) <= pruned.errorBound()[r] + 1e-15,
-                    "pruned " + pruned.mean()[r] + " +- " + pruned.errorBound()[r] + " vs " + mean);
+            // pruned: the certified bound holds and stays within the tolerance (the budget is global per row)
+            for (double tol : new double[] {1e-5, 1e-4, 1e-3, 1e-2, 0.05}) {
+                DecoderDistribution.MeanEstimate pruned = d.exactMean(tol);
+                assertTrue(Math.abs(pruned.mean()[r] - mean) <= pruned.errorBound()[r] + 1e-15,
+                        "pruned " + pruned.mean()[r] + " +- " + pruned.errorBound()[r] + " vs " + mean);
+                assertTrue(pruned.errorBound()[r] <= tol * (1 + 1e-12), "bound " + pruned.errorBound()[r] + " > tolerance " + tol);
+                if (tol >= 1e-3) { // the budget is used: some prefixes were left unexpanded
+                    assertTrue(pruned.errorBound()[r] > 0, "tolerance " + tol + " pruned nothing");
+                }
+            }
             for (double q : new double[] {0.001, 0.05, 0.25, 0.5, 0.9, 0.999}) {
                 double c = 0;
                 int j = 0;
@@ -100,6 +106,23 @@ class DecoderDistributionTest {
                 }
                 double brute = (j + (q - c) / p[r][j]) * width;
                 assertEquals(brute, d.inverseCumulativeProbability(q)[r], 1e-9, "quantile " + q);
+            }
+        }
+        // the same expansion split into parts of at most 7 prefixes per decoder step (depth first)
+        for (double tol : new double[] {0, 1e-3}) {
+            double[] mean = new double[2];
+            double[] bound = new double[2];
+            MeanExpander.expand(d.start(), 0, 2, tol, 3, 10, mean, bound, new double[2], 7);
+            for (int r = 0; r < 2; r++) {
+                double brute = 0;
+                for (int i = 0; i < 1000; i++) {
+                    brute += p[r][i] * (i + 0.5) * width;
+                }
+                assertTrue(Math.abs(mean[r] - brute) <= bound[r] + 1e-12 && bound[r] <= tol * (1 + 1e-12),
+                        "split expansion " + mean[r] + " +- " + bound[r] + " vs " + brute);
+                if (tol == 0) {
+                    assertEquals(brute, mean[r], 1e-9, "split expansion, whole tree");
+                }
             }
         }
         double[] y = {0.1234, 0.87};
@@ -251,6 +274,117 @@ class DecoderDistributionTest {
             // sample values are leaf centres: the median agrees to a leaf width (1/64) plus sampling error
             assertEquals(median[r], hd[r], 1.0 / 64 + 5 * se, "Harrell-Davis median");
         }
+    }
+
+    /**
+     * Prefix-shared sampling draws sequences with the model's (temperature, top-k, top-p transformed) sequence
+     * probabilities, computed here from the brute-force leaf table: the conditional at a prefix is
+     * {@code P(prefix, k) / P(prefix)}, tempered as {@code p^(1/tau)} renormalised, then filtered. Chi-square
+     * goodness of fit (cells with expected count < 5 pooled; p-value by the regularized gamma function) must not
+     * reject at 1e-6, and adjacent slots of a row must be as often equal as independent draws are
+     * ({@code sum p^2}), not grouped by prefix.
+     */
+    @Test
+    void prefixSharedSamplesFollowTheSequenceProbabilities() {
+        NormalizedTokenizer tok = NormalizedTokenizer.of(4, 3);
+        DecoderHead h = head(tok, 51);
+        INDArray phi = GradientCheck.random(11, 2.0, 2, D);
+        DecoderDistribution d = h.distribution(phi);
+        double[][] leaf = leafProbabilities(h, tok, phi, 64);
+        DecoderDistribution.Sampling[] settings = {DecoderDistribution.Sampling.plain(),
+            new DecoderDistribution.Sampling(0.7, 3, 0.8)};
+        int n = 30_000;
+        var rng = RandomSource.SPLIT_MIX_64.create(17);
+        for (DecoderDistribution.Sampling sp : settings) {
+            int[][] seq = d.sampleSequences(rng, n, sp);
+            for (int r = 0; r < 2; r++) {
+                double[] expected = transformedLeafProbabilities(leaf[r], 4, 3, sp);
+                long[] count = new long[64];
+                int equalNeighbours = 0;
+                for (int j = 0; j < n; j++) {
+                    int[] q = seq[r * n + j];
+                    count[(q[0] * 4 + q[1]) * 4 + q[2]]++;
+                    if (j > 0 && java.util.Arrays.equals(q, seq[r * n + j - 1])) {
+                        equalNeighbours++;
+                    }
+                }
+                double chi2 = 0;
+                int cells = 0;
+                double pooledE = 0;
+                long pooledO = 0;
+                double sumSq = 0;
+                for (int i = 0; i < 64; i++) {
+                    double e = expected[i] * n;
+                    sumSq += expected[i] * expected[i];
+                    if (e < 5) {
+                        pooledE += e;
+                        pooledO += count[i];
+                        assertTrue(expected[i] > 0 || count[i] == 0, "a filtered-out sequence was drawn");
+                    } else {
+                        chi2 += (count[i] - e) * (count[i] - e) / e;
+                        cells++;
+                    }
+                }
+                if (pooledE >= 5) {
+                    chi2 += (pooledO - pooledE) * (pooledO - pooledE) / pooledE;
+                    cells++;
+                }
+                double pValue = org.apache.commons.numbers.gamma.RegularizedGamma.Q.value((cells - 1) / 2.0, chi2 / 2);
+                assertTrue(pValue > 1e-6, sp + " row " + r + ": chi2 " + chi2 + " on " + (cells - 1) + " df");
+                double se = Math.sqrt(sumSq * (1 - sumSq) / (n - 1));
+                assertEquals(sumSq, equalNeighbours / (double) (n - 1), 6 * se, "adjacent equal slots");
+            }
+        }
+    }
+
+    /** Leaf probabilities under per-node temperature, top-k and top-p, from the untransformed leaf table. */
+    static double[] transformedLeafProbabilities(double[] leaf, int v, int t, DecoderDistribution.Sampling sp) {
+        double[] out = new double[leaf.length];
+        java.util.Arrays.fill(out, 1.0);
+        for (int pos = 0; pos < t; pos++) {
+            int span = (int) Math.pow(v, t - pos - 1); // leaves under one child of a prefix of length pos
+            for (int pre = 0; pre < leaf.length; pre += span * v) {
+                double[] c = new double[v];
+                double total = 0;
+                for (int k = 0; k < v; k++) {
+                    for (int i = 0; i < span; i++) {
+                        c[k] += leaf[pre + k * span + i];
+                    }
+                    c[k] = Math.pow(c[k], 1 / sp.temperature());
+                    total += c[k];
+                }
+                for (int k = 0; k < v; k++) {
+                    c[k] /= total;
+                }
+                // naive top-k then nucleus: sort descending, keep k, then the shortest head reaching topP
+                Integer[] order = new Integer[v];
+                for (int k = 0; k < v; k++) {
+                    order[k] = k;
+                }
+                final double[] cc = c;
+                java.util.Arrays.sort(order, (a, bb) -> Double.compare(cc[bb], cc[a]));
+                int keep = sp.topK() == 0 ? v : sp.topK();
+                double kept = 0;
+                for (int j = 0; j < keep; j++) {
+                    kept += c[order[j]];
+                }
+                double acc = 0;
+                int nucleus = 0;
+                while (nucleus < keep && acc < sp.topP() * kept) {
+                    acc += c[order[nucleus++]];
+                }
+                double[] f = new double[v];
+                for (int j = 0; j < nucleus; j++) {
+                    f[order[j]] = c[order[j]] / acc;
+                }
+                for (int k = 0; k < v; k++) {
+                    for (int i = 0; i < span; i++) {
+                        out[pre + k * span + i] *= f[k];
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     @Test

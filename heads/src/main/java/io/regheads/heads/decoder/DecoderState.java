@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.Checks;
+import io.regheads.core.nn.Gemm;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
@@ -19,7 +20,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>After {@link #start}, {@link #logits()} holds position 0's logits for every row; {@code advance(tokens)}
  * appends one token per row and computes the next position's logits. {@link #select} copies rows (with their
- * caches) to branch a tree level, a beam or a batch of samples. Matrix products go through {@code Nd4j.gemm} in
+ * caches) to branch a tree level, a beam or a batch of samples. Matrix products go through {@code Gemm.gemm} in
  * the model's data type over all N rows at once; layer norms, attention and activations are host loops.
  *
  * <p>Shapes: {@code logits [N * V]} row-major; caches {@code [N, T, d]} per layer. Not thread-safe (mutable);
@@ -517,7 +518,7 @@ public final class DecoderState {
         INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
         ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, w.v);
-        Nd4j.gemm(xa, w.outW, ya, false, false, 1.0, 0.0);
+        Gemm.gemm(xa, w.outW, ya, false, false, 1.0, 0.0);
         float[] z = new float[n * w.v];
         ((FloatPointer) ya.data().pointer()).asBuffer().get(0, z, 0, z.length);
         double[] out = new double[z.length];
@@ -586,7 +587,7 @@ public final class DecoderState {
         INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
         ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
         INDArray fa = Nd4j.create(DataType.FLOAT, n, ff);
-        Nd4j.gemm(xa, L.fc1W(), fa, false, false, 1.0, 0.0);
+        Gemm.gemm(xa, L.fc1W(), fa, false, false, 1.0, 0.0);
         float[] f = new float[n * ff];
         FloatBuffer fb = ((FloatPointer) fa.data().pointer()).asBuffer();
         fb.get(0, f, 0, f.length);
@@ -601,7 +602,7 @@ public final class DecoderState {
         geluFloat(f, act);
         fb.put(0, act, 0, act.length);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
-        Nd4j.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
+        Gemm.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
         ((FloatPointer) ya.data().pointer()).asBuffer().get(0, hf, 0, hf.length);
         double[] b2 = L.fc2B();
         for (int r = 0; r < n; r++) {
@@ -668,11 +669,11 @@ public final class DecoderState {
         }
     }
 
-    /** {@code x [rows, in] W [in, out] + b} through Nd4j.gemm in the given type (bias may be null). */
+    /** {@code x [rows, in] W [in, out] + b} through Gemm.gemm in the given type (bias may be null). */
     static double[] gemm(double[] x, int rows, int in, INDArray wt, int out, double[] bias, DataType type) {
         INDArray xa = HostArrays.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), type, rows, in);
         INDArray ya = Nd4j.create(type, rows, out);
-        Nd4j.gemm(xa, wt, ya, false, false, 1.0, 0.0);
+        Gemm.gemm(xa, wt, ya, false, false, 1.0, 0.0);
         double[] y = HostArrays.read(ya);
         if (bias != null) {
             for (int r = 0; r < rows; r++) {

@@ -21,19 +21,19 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Trains the distribution heads on the PyTorch peer's data with the peer's configuration and prints what the
- * peer prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step;
- * median of 200 steps after 20 warm-up, 3 rounds), epoch time, test MSE of the mean and test NLL in y01 units, and
- * predictions per second as the peer times them (x of the 2048 test rows to their means, median of 30 calls after
- * 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
+ * Trains the distribution heads on the PyTorch peer's data with the peer's configuration and prints what the peer
+ * prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step; median of
+ * 200 steps after 20 warm-up, 3 rounds), epoch time (median of the epochs after the first), test MSE of the mean and
+ * test NLL in y01 units, and predictions per second as the peer times them (x of the 2048 test rows to their means,
+ * median of 30 calls after 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
  *
  * <p>Setup as {@code ../shared/peer/heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
  * sigma^2 = train MSE; test y01 clipped into [0, 1 - 1e-7] as the peer does.
  *
  * <p>Usage: {@code PeerComparison [--micro-only] [peerDir] [heads]}, e.g. {@code ../shared/peer
- * pointwise,histogram,mdn}; {@code --micro-only} times the training step of each head and nothing else (as the peer's
- * flag of that name).
+ * pointwise,histogram,mdn}; {@code --micro-only} times the training step of each head and nothing else (as the
+ * peer's flag of that name).
  */
 public final class PeerComparison {
 
@@ -84,12 +84,19 @@ public final class PeerComparison {
 
     public static Row run(HeadSpec head, PeerData train, PeerData test) {
         RegressionModel m = RegressionModel.create(config(head), train.data().features());
-        TrainingResult tr = m.fit(train.data());
+        List<Double> epochEnds = new java.util.ArrayList<>();
+        TrainingResult tr = m.fit(train.data(), new io.regheads.core.train.ProgressListener() {
+            @Override
+            public void onEpochEnd(io.regheads.core.train.Progress p) {
+                epochEnds.add(p.elapsed().toNanos() * 1e-9);
+            }
+        });
+        double secondsPerEpoch = medianEpochSeconds(epochEnds);
         // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
         double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         double[] y01 = test.y01();
         if (head instanceof HeadSpec.Decoder) {
-            return decoder(m, head, tr, msPerStep, test);
+            return decoder(m, head, tr, msPerStep, secondsPerEpoch, test);
         }
         // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean)
         double[][] x = test.data().x();
@@ -112,8 +119,24 @@ public final class PeerComparison {
             mse += (mean[i] - y01[i]) * (mean[i] - y01[i]);
             nll -= logp[i];
         }
-        return new Row(head.name(), msPerStep, tr.wallTime().toNanos() * 1e-9 / tr.epochsRun(), mse / y01.length,
+        return new Row(head.name(), msPerStep, secondsPerEpoch, mse / y01.length,
                 nll / y01.length, predPerSecond, tr);
+    }
+
+    /**
+     * The peer's epoch time: the median duration of the epochs after the first (the first carries the JIT's warm-up,
+     * as PyTorch's carries its own; the peer prints "median(rest)").
+     */
+    static double medianEpochSeconds(List<Double> epochEnds) {
+        if (epochEnds.size() < 2) {
+            return epochEnds.isEmpty() ? Double.NaN : epochEnds.get(0);
+        }
+        double[] d = new double[epochEnds.size() - 1];
+        for (int i = 1; i < epochEnds.size(); i++) {
+            d[i - 1] = epochEnds.get(i) - epochEnds.get(i - 1);
+        }
+        Arrays.sort(d);
+        return d.length % 2 == 1 ? d[d.length / 2] : 0.5 * (d[d.length / 2 - 1] + d[d.length / 2]);
     }
 
     /** Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. */
@@ -159,7 +182,8 @@ public final class PeerComparison {
      * budgets 1e-6 ... 1e-3 per row, medians of 3 calls; the row reports 1e-6) with its MSE, error bound and
      * predictions per second.
      */
-    static Row decoder(RegressionModel m, HeadSpec head, TrainingResult tr, double msPerStep, PeerData test) {
+    static Row decoder(RegressionModel m, HeadSpec head, TrainingResult tr, double msPerStep, double secondsPerEpoch,
+            PeerData test) {
         double[] y01 = test.y01();
         int n = y01.length;
         DecoderDistribution d = (DecoderDistribution) m.predictUnit(test.data().x());
@@ -207,7 +231,7 @@ public final class PeerComparison {
         long t2 = System.nanoTime();
         double[] med = d.median();
         System.out.printf("[decoder] tree-walk median: MSE %.6f, %.0f pred/s%n", mse(med, y01), n / ((System.nanoTime() - t2) * 1e-9));
-        return new Row(head.name(), msPerStep, tr.wallTime().toNanos() * 1e-9 / tr.epochsRun(), mseSample, nll, first, tr);
+        return new Row(head.name(), msPerStep, secondsPerEpoch, mseSample, nll, first, tr);
     }
 
     private static double mse(double[] a, double[] y) {

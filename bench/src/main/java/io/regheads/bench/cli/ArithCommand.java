@@ -46,7 +46,8 @@ final class ArithCommand implements Callable<Integer> {
     String task;
 
     @Option(names = "--variants", paramLabel = "LIST",
-            description = "Comma-separated subset of XVAL, CE, CE_NTL_WAS, CE_NTL_MSE, GCE (default: XVAL,CE,CE_NTL_WAS,GCE "
+            description = "Comma-separated subset of XVAL, XVAL_MULTISCALE, CE, CE_NTL_WAS, CE_NTL_MSE, GCE (default: "
+                    + "XVAL,CE,CE_NTL_WAS,GCE "
                     + "for expressions, CE,CE_NTL_WAS,CE_NTL_MSE for multiplication).")
     String variants;
 
@@ -121,7 +122,8 @@ final class ArithCommand implements Callable<Integer> {
             try {
                 vs.add(Variant.valueOf(s.strip().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--variants must list XVAL, CE, CE_NTL_WAS, CE_NTL_MSE, GCE, got '"
+                throw new IllegalArgumentException(
+                        "--variants must list XVAL, XVAL_MULTISCALE, CE, CE_NTL_WAS, CE_NTL_MSE, GCE, got '"
                         + s + "'");
             }
         }

@@ -35,6 +35,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * <ul>
  *   <li>{@code XVAL}: xVal input embedding (operands multiplied by {@code xvalInputScale} to stay in the range
  *       where the first layer norm is near-linear) + {@link XValHead}, MSE on standardised y;</li>
+ *   <li>{@code XVAL_MULTISCALE}: the multi-scale xVal embedding {@code sum_{i=-2..2} tanh(x 10^i) [NUM_i]} on the
+ *       raw operands (no input scale: the tanh saturates instead of the layer norm) + the same head and loss;</li>
  *   <li>{@code CE}, {@code CE_NTL_WAS} (CE + 0.3 NTL-WAS), {@code CE_NTL_MSE} (CE + 0.3 NTL-MSE), {@code GCE}
  *       (Gaussian CE, sigma {@code gceSigma} in digit units): text tokens in (the Charton scheme for expressions,
  *       plain characters, i.e. digit-level, for multiplication) + {@link DecoderHead} over unnormalized tokens
@@ -63,8 +65,16 @@ public final class ArithmeticBenchmark {
 
     /** Encoder input + head + loss. */
     public enum Variant {
-        XVAL, CE, CE_NTL_WAS, CE_NTL_MSE, GCE
+        XVAL, CE, CE_NTL_WAS, CE_NTL_MSE, GCE, XVAL_MULTISCALE;
+
+        /** Whether numbers enter through an xVal embedding and leave through the {@link XValHead}. */
+        public boolean isXVal() {
+            return this == XVAL || this == XVAL_MULTISCALE;
+        }
     }
+
+    /** k of the multi-scale variant: scales 10^-2 .. 10^2 cover the operands (1.00-9.99) and their products. */
+    static final int MULTISCALE_K = 2;
 
     /**
      * Benchmark sizes.
@@ -158,7 +168,7 @@ public final class ArithmeticBenchmark {
         Checks.notNull("listener", listener);
         boolean expr = config.task() == Task.EXPRESSIONS;
         for (Variant v : variants) {
-            Checks.require(expr || v != Variant.XVAL, "variant XVAL applies to EXPRESSIONS only, got task %s",
+            Checks.require(expr || !v.isXVal(), "variant %s applies to EXPRESSIONS only, got task %s", v,
                     config.task());
         }
         List<Example> train = data(config, Split.TRAIN, config.trainSize());
@@ -178,8 +188,9 @@ public final class ArithmeticBenchmark {
             TrainingResult r = new Trainer(tc, listener).fit(model, ds);
             Metrics mi = metrics(labels(testIn), model.predict(rows(in, maxLength)), config.task());
             Metrics mo = metrics(labels(testOut), model.predict(rows(out, maxLength)), config.task());
-            results.add(new Result(v, v == Variant.XVAL ? "xVal" : expr ? config.scheme().name() : "digits", mi, mo, r,
-                    (System.nanoTime() - start) / 1e9));
+            String input = v == Variant.XVAL ? "xVal" : v == Variant.XVAL_MULTISCALE ? "xVal multi-scale"
+                    : expr ? config.scheme().name() : "digits";
+            results.add(new Result(v, input, mi, mo, r, (System.nanoTime() - start) / 1e9));
         }
         return results;
     }
@@ -204,15 +215,16 @@ public final class ArithmeticBenchmark {
         List<int[]> tok = new ArrayList<>(examples.size());
         List<double[]> num = new ArrayList<>(examples.size());
         int vocabulary;
-        if (v == Variant.XVAL) {
+        if (v.isXVal()) {
             vocabulary = CharVocabulary.SIZE;
+            double scale = v == Variant.XVAL ? c.xvalInputScale() : 1.0;
             for (Example e : examples) {
                 XValEncoding x = XValCodec.encode(e.text());
                 double[] n = x.numberInputs();
                 int[] t = x.tokens();
                 for (int i = 0; i < n.length; i++) {
                     if (t[i] == CharVocabulary.NUM) {
-                        n[i] *= c.xvalInputScale();
+                        n[i] *= scale;
                     }
                 }
                 tok.add(t);
@@ -260,9 +272,11 @@ public final class ArithmeticBenchmark {
     private static SequenceModel model(Config c, Variant v, int vocabulary, int maxLength, double[] yTrain) {
         TransformerBlock.Config block = new TransformerBlock.Config(c.width(), 2, 4 * c.width());
         SequenceEncoder enc = new SequenceEncoder(new SequenceEncoderConfig(vocabulary, maxLength, block, c.layers(),
-                v == Variant.XVAL ? NumberEmbedding.XVAL : NumberEmbedding.NONE, CharVocabulary.NUM, 0, c.seed()),
+                v == Variant.XVAL ? NumberEmbedding.XVAL
+                        : v == Variant.XVAL_MULTISCALE ? NumberEmbedding.XVAL_MULTISCALE : NumberEmbedding.NONE,
+                CharVocabulary.NUM, v == Variant.XVAL_MULTISCALE ? MULTISCALE_K : 0, c.seed()),
                 DataType.FLOAT);
-        if (v == Variant.XVAL) {
+        if (v.isXVal()) {
             double mean = 0;
             for (double y : yTrain) {
                 mean += y / yTrain.length;
@@ -333,7 +347,7 @@ public final class ArithmeticBenchmark {
 
     /** One table row: variant, encoding, then R^2, MAE, exact %, MAPE % in and out of distribution. */
     public static String format(Result r) {
-        return String.format(Locale.ROOT, "%-11s %-7s | %9.4f %10.4g %7.1f %9.2f | %9.4f %10.4g %7.1f %9.2f | %4d %6.0f",
+        return String.format(Locale.ROOT, "%-15s %-16s | %9.4f %10.4g %7.1f %9.2f | %9.4f %10.4g %7.1f %9.2f | %4d %6.0f",
                 r.variant(), r.encoding(), r.in().r2(), r.in().mae(), 100 * r.in().exact(), r.in().mape(),
                 r.out().r2(), r.out().mae(), 100 * r.out().exact(), r.out().mape(), r.training().epochsRun(),
                 r.seconds());
@@ -341,7 +355,7 @@ public final class ArithmeticBenchmark {
 
     /** The header of {@link #format}. */
     public static String header() {
-        return String.format(Locale.ROOT, "%-11s %-7s | %9s %10s %7s %9s | %9s %10s %7s %9s | %4s %6s", "variant",
+        return String.format(Locale.ROOT, "%-15s %-16s | %9s %10s %7s %9s | %9s %10s %7s %9s | %4s %6s", "variant",
                 "input", "R2 in", "MAE in", "exact%", "MAPE% in", "R2 out", "MAE out", "exact%", "MAPE%out", "ep",
                 "sec");
     }

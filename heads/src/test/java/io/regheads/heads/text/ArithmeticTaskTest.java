@@ -125,5 +125,9 @@ class ArithmeticTaskTest {
         assertThrows(IllegalArgumentException.class, () -> ArithmeticBenchmark.run(
                 ArithmeticBenchmark.Config.multiplication(100, 10, 1, 0), List.of(ArithmeticBenchmark.Variant.XVAL),
                 io.regheads.core.train.ProgressListener.none()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ArithmeticBenchmark.run(
+                ArithmeticBenchmark.Config.multiplication(100, 10, 1, 0),
+                List.of(ArithmeticBenchmark.Variant.XVAL_MULTISCALE), io.regheads.core.train.ProgressListener.none()));
+        assertEquals("variant XVAL_MULTISCALE applies to EXPRESSIONS only, got task MULTIPLICATION", e.getMessage());
     }
 }

@@ -128,6 +128,17 @@ class XValHeadTest {
         assertEquals(-nll * B, sum(head.distribution(phi).logDensity(y)), 1e-10);
     }
 
+    /** The head's distributions (fixed noise and learned variance) pass the shared distribution contract. */
+    @Test
+    void distributionsPassTheContract() {
+        INDArray phi = GradientCheck.random(5, 1.0, B, D);
+        XValHead point = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        point.setNoiseStd(0.4);
+        io.regheads.core.testing.DistributionContract.verify(point.distribution(phi), 20_000, 11);
+        XValHead learned = new XValHead(new XValHead.Config(D, 4, true, 9), DataType.DOUBLE);
+        io.regheads.core.testing.DistributionContract.verify(learned.distribution(phi), 20_000, 12);
+    }
+
     private static double sum(double[] v) {
         double s = 0;
         for (double x : v) {

@@ -72,7 +72,7 @@ public final class PeerComparison {
             case "pointwise" -> new HeadSpec.Pointwise(false);
             case "histogram" -> new HeadSpec.Histogram(256, false);
             case "mdn" -> new HeadSpec.Mixture(10);
-            case "decoder" -> HeadSpec.Decoder.small(10, 4);
+            case "decoder" -> HeadSpec.Decoder.peer(); // ReLU MLP, as the peer's block
             default -> throw new IllegalArgumentException("head must be pointwise, histogram, mdn or decoder, got " + name);
         };
     }

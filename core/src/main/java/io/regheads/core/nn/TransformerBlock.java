@@ -13,14 +13,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code causal} flag):
  * <pre>
  *   h = x + Attn(LN1(x))                       [B, T, d]
- *   y = h + W2 GELU(W1 LN2(h) + b1) + b2        MLP d -> ff -> d
+ *   y = h + W2 act(W1 LN2(h) + b1) + b2         MLP d -> ff -> d, act = GELU (default) or ReLU
  * backward:
- *   dh = dy + LN2'(W1'(GELU'(W2'(dy))))         (the residual passes dy straight through)
+ *   dh = dy + LN2'(W1'(act'(W2'(dy))))          (the residual passes dy straight through)
  *   dx = dh + LN1'(Attn'(dh))
  * </pre>
  * Parameters, in {@link #params()} order: {@code name.ln1.gain/bias}, {@code name.attn.qkv.weight/bias}, {@code
  * name.attn.out.weight/bias}, {@code name.ln2.gain/bias}, {@code name.fc1.weight/bias} [d, ff], {@code
- * name.fc2.weight/bias} [ff, d]. The GELU is the {@link GELU.Form#TANH} form.
+ * name.fc2.weight/bias} [ff, d]. The GELU is the {@link GELU.Form#TANH} form (GPT-2's); {@link Activation#RELU} gives
+ * the original Transformer's MLP, as the PyTorch peer's decoder block uses.
  *
  * <p>Thread safety as {@link Linear}.
  */
@@ -33,16 +34,27 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
      * @param heads attention heads >= 1, dividing d
      * @param ff    MLP hidden width >= 1
      */
-    public record Config(int d, int heads, int ff) {
-        /** @throws IllegalArgumentException on a size < 1 or heads not dividing d */
+    public record Config(int d, int heads, int ff, Activation activation) {
+        /** @throws IllegalArgumentException on a size < 1, heads not dividing d, or a null activation */
         public Config {
             Checks.atLeast("d", d, 1);
             Checks.atLeast("heads", heads, 1);
             Checks.atLeast("ff", ff, 1);
             Checks.require(d % heads == 0, "heads must divide d = %d, got %d", d, heads);
+            Checks.notNull("activation", activation);
         }
 
-        /** The paper's small decoder block, as in the PyTorch peer: d 32, 1 head, ff 128. */
+        /** A GELU block. */
+        public Config(int d, int heads, int ff) {
+            this(d, heads, ff, Activation.GELU);
+        }
+
+        /** The same sizes with another MLP activation. */
+        public Config withActivation(Activation a) {
+            return new Config(d, heads, ff, a);
+        }
+
+        /** The paper's small decoder block: d 32, 1 head, ff 128, GELU (the PyTorch peer's sizes; it uses ReLU). */
         public static Config small() {
             return new Config(32, 1, 128);
         }
@@ -53,9 +65,20 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
         }
     }
 
-    /** Caches of every sub-layer; {@code residual} is h = x + Attn(LN1 x), {@code output} is y. */
+    /** The MLP's activation. */
+    public enum Activation {
+        /** {@code 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3)))}, GPT-2's. */
+        GELU,
+        /** {@code max(u, 0)}, the original Transformer's. */
+        RELU
+    }
+
+    /**
+     * Caches of every sub-layer; {@code residual} is h = x + Attn(LN1 x), {@code output} is y; {@code activation} is
+     * a {@link GELU.Cache} or a {@link ReLU.Cache} by the configured activation.
+     */
     public record Cache(LayerNorm.Cache ln1, MultiHeadSelfAttention.Cache attn, INDArray residual,
-            LayerNorm.Cache ln2, Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2, INDArray output)
+            LayerNorm.Cache ln2, Linear.Cache fc1, Layer.Cache activation, Linear.Cache fc2, INDArray output)
             implements Layer.Cache {}
 
     private final Config config;
@@ -65,6 +88,7 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
     private final LayerNorm ln2;
     private final Linear fc1;
     private final GELU gelu = new GELU(GELU.Form.TANH);
+    private final ReLU relu = new ReLU();
     private final Linear fc2;
     private final List<Param> params;
 
@@ -159,8 +183,18 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
         INDArray h = Tensors.add(x, ca.output(), arena.get(type, x.shape())); // [B, T, d]
         LayerNorm.Cache c2 = ln2.forward(h, arena);
         Linear.Cache cf1 = fc1.forward(c2.output(), arena); // [B, T, ff]
-        GELU.Cache cg = gelu.forward(cf1.output(), arena);
-        Linear.Cache cf2 = fc2.forward(cg.output(), arena); // [B, T, d]
+        Layer.Cache cg;
+        INDArray act;
+        if (config.activation() == Activation.RELU) {
+            ReLU.Cache cr = relu.forward(cf1.output(), arena);
+            cg = cr;
+            act = cr.output();
+        } else {
+            GELU.Cache ce = gelu.forward(cf1.output(), arena);
+            cg = ce;
+            act = ce.output();
+        }
+        Linear.Cache cf2 = fc2.forward(act, arena); // [B, T, d]
         INDArray y = Tensors.add(h, cf2.output(), arena.get(type, x.shape()));
         return new Cache(c1, ca, h, c2, cf1, cg, cf2, y);
     }
@@ -168,9 +202,10 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
     @Override
     public INDArray backward(Cache cache, INDArray dOut, Arena arena) {
         Tensors.sameAs("dOut", dOut, cache.output());
-        // y = h + fc2(gelu(fc1(ln2(h))))
+        // y = h + fc2(act(fc1(ln2(h))))
         INDArray d2 = fc2.backward(cache.fc2(), dOut, arena);
-        d2 = gelu.backward(cache.gelu(), d2, arena);
+        d2 = config.activation() == Activation.RELU ? relu.backward((ReLU.Cache) cache.activation(), d2, arena)
+                : gelu.backward((GELU.Cache) cache.activation(), d2, arena);
         d2 = fc1.backward(cache.fc1(), d2, arena);
         d2 = ln2.backward(cache.ln2(), d2, arena);
         INDArray dh = Tensors.add(dOut, d2, arena.get(type, dOut.shape()));

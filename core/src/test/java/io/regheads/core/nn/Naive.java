@@ -136,7 +136,7 @@ final class Naive {
         double[] l2 = layerNorm(h, flat(blk.ln2().gain().value()), flat(blk.ln2().bias().value()), d);
         double[] f1 = linear(l2, flat(blk.fc1().weight().value()), flat(blk.fc1().bias().value()), b * t, d, ff);
         for (int i = 0; i < f1.length; i++) {
-            f1[i] = geluTanh(f1[i]);
+            f1[i] = blk.config().activation() == TransformerBlock.Activation.RELU ? Math.max(f1[i], 0) : geluTanh(f1[i]);
         }
         double[] f2 = linear(f1, flat(blk.fc2().weight().value()), flat(blk.fc2().bias().value()), b * t, ff, d);
         double[] y = new double[x.length];

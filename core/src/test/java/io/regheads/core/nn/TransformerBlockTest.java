@@ -63,6 +63,28 @@ class TransformerBlockTest {
         assertTrue(diff < (type == DataType.FLOAT ? 2e-5 : 1e-12), "max difference " + diff);
     }
 
+    /** The ReLU MLP (the PyTorch peer's block): gradient check with a mask, and the naive composition. */
+    @Test
+    void reluBlockPassesTheGradientCheckAndMatchesTheNaiveComposition() {
+        TransformerBlock blk = new TransformerBlock("blk", new TransformerBlock.Config(8, 2, 12,
+                TransformerBlock.Activation.RELU), Kernel.JAVA, DataType.DOUBLE, Tensors.rng(5));
+        INDArray x = GradientCheck.random(3, 1.0, 2, 3, 8);
+        INDArray mask = GradientCheck.random(4, 1.0, 2, 3, 3);
+        double worst = GradientCheck.checkLayer(new Masked(blk, mask), x, 6,
+                MultiHeadSelfAttentionTest.ATTENTION_TOLERANCE);
+        assertTrue(worst < 1e-5, "worst " + worst);
+        INDArray x2 = GradientCheck.random(7, 1.0, 3, 5, 8);
+        INDArray causal = MultiHeadSelfAttentionTest.sharedMask(5, DataType.DOUBLE);
+        double[] ref = Naive.block(blk, Naive.flat(x2), Naive.flat(causal), false, 3, 5);
+        double diff = Naive.maxAbsDiff(ref, Naive.flat(blk.forward(x2, causal, Arena.none()).output()));
+        assertTrue(diff < 1e-12, "max difference " + diff);
+        // and it is a different function from the GELU block with the same weights
+        TransformerBlock gelu = new TransformerBlock("blk", new TransformerBlock.Config(8, 2, 12), Kernel.JAVA,
+                DataType.DOUBLE, Tensors.rng(5));
+        double gap = Naive.maxAbsDiff(ref, Naive.flat(gelu.forward(x2, causal, Arena.none()).output()));
+        assertTrue(gap > 1e-3, "ReLU and GELU blocks agree to " + gap);
+    }
+
     @Test
     void arenaReuseGivesIdenticalResultsAndGradients() {
         TransformerBlock blk = new TransformerBlock(TransformerBlock.Config.small(), DataType.FLOAT, 11L);

@@ -39,6 +39,8 @@ public final class DecoderState {
         final int d;
         final int heads;
         final int ff;
+        /** The blocks' MLP activation is ReLU (else GELU, tanh form). */
+        final boolean relu;
         final int inputWidth;
         final INDArray inW;
         final double[] inB;
@@ -79,6 +81,7 @@ public final class DecoderState {
             d = bc.d();
             heads = bc.heads();
             ff = bc.ff();
+            relu = bc.activation() == TransformerBlock.Activation.RELU;
             inputWidth = h.inputWidth();
             inW = h.in().weight().value().dup('c');
             inB = HostArrays.read(h.in().bias().value());
@@ -555,7 +558,10 @@ public final class DecoderState {
         }
     }
 
-    /** {@code x += fc2(GELU(fc1(LN2(x))))}; h is scratch {@code [N, d]}. Double models here; float: {@link #mlpFloat}. */
+    /**
+     * {@code x += fc2(act(fc1(LN2(x))))}, act = GELU or ReLU as the blocks; h is scratch {@code [N, d]}. Double models
+     * here; float: {@link #mlpFloat}.
+     */
     private void mlp(double[] x, double[] h, Weights.Layer L) {
         if (w.type == DataType.FLOAT) {
             mlpFloat(x, L);
@@ -566,7 +572,7 @@ public final class DecoderState {
         double[] f = gemm(h, n, d, L.fc1W(), w.ff, L.fc1B(), w.type);
         for (int i = 0; i < f.length; i++) {
             double u = f[i];
-            f[i] = 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
+            f[i] = w.relu ? Math.max(u, 0) : 0.5 * u * (1 + Math.tanh(GELU_C * (u + 0.044715 * u * u * u)));
         }
         double[] g = gemm(f, n, w.ff, L.fc2W(), d, L.fc2B(), w.type);
         for (int i = 0; i < x.length; i++) {
@@ -599,7 +605,11 @@ public final class DecoderState {
             }
         }
         float[] act = new float[f.length];
-        geluFloat(f, act);
+        if (w.relu) {
+            reluFloat(f, act);
+        } else {
+            geluFloat(f, act);
+        }
         fb.put(0, act, 0, act.length);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
         Gemm.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
@@ -617,6 +627,13 @@ public final class DecoderState {
     }
 
     private static final float GELU_CF = (float) Math.sqrt(2.0 / Math.PI);
+
+    /** {@code y[i] = max(x[i], 0)} as the training ReLU kernel computes it (one vectorised loop). */
+    static void reluFloat(float[] x, float[] y) {
+        for (int i = 0; i < x.length; i++) {
+            y[i] = Math.max(x[i], 0f);
+        }
+    }
 
     /**
      * {@code y[i] =} {@link GELU#tanhFormFloat}{@code (x[i])} bit for bit (the same float operations in the same

@@ -147,24 +147,36 @@ public sealed interface HeadSpec permits HeadSpec.Pointwise, HeadSpec.Histogram,
     /**
      * Normalized transformer decoder ({@link DecoderHead}) over {@code length} base-{@code base} digits of y01 in
      * [0, 1] (centre 0), with {@code layers} pre-LN blocks of width d, the given attention heads and MLP width.
-     * The peer's decoder is {@code new Decoder(10, 4, 32, 1, 128, 1)}.
+     * The blocks' MLP activation is GELU unless given; the PyTorch peer's decoder is {@link #peer()}: {@code new
+     * Decoder(10, 4, 32, 1, 128, 1, Activation.RELU)}.
      */
-    record Decoder(int base, int length, int d, int heads, int ff, int layers) implements HeadSpec {
+    record Decoder(int base, int length, int d, int heads, int ff, int layers, TransformerBlock.Activation activation)
+            implements HeadSpec {
         public Decoder {
             new NormalizedConfig(base, length); // validates base and length
-            new TransformerBlock.Config(d, heads, ff); // validates the block sizes
+            new TransformerBlock.Config(d, heads, ff, activation); // validates the block sizes and the activation
             Checks.atLeast("layers", layers, 1);
         }
 
-        /** The paper's small decoder (1 layer, 32 units, 1 head, ff 128). */
+        /** GELU blocks. */
+        public Decoder(int base, int length, int d, int heads, int ff, int layers) {
+            this(base, length, d, heads, ff, layers, TransformerBlock.Activation.GELU);
+        }
+
+        /** The paper's small decoder (1 layer, 32 units, 1 head, ff 128, GELU). */
         public static Decoder small(int base, int length) {
             return new Decoder(base, length, 32, 1, 128, 1);
+        }
+
+        /** The PyTorch peer's decoder: base 10, 4 digits, 1 layer of 32 units, 1 head, ff 128, ReLU MLP. */
+        public static Decoder peer() {
+            return new Decoder(10, 4, 32, 1, 128, 1, TransformerBlock.Activation.RELU);
         }
 
         @Override
         public RegressionHead build(int inputWidth, long seed, DataType type) {
             return new DecoderHead(new DecoderConfig(new NormalizedTokenizer(new NormalizedConfig(base, length)), inputWidth,
-                    new TransformerBlock.Config(d, heads, ff), layers, seed), type);
+                    new TransformerBlock.Config(d, heads, ff, activation), layers, seed), type);
         }
 
         @Override

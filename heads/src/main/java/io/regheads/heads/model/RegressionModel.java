@@ -15,6 +15,7 @@ import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.Param;
+import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
@@ -313,6 +314,7 @@ public final class RegressionModel {
         } else if (h instanceof HeadSpec.Decoder dc) {
             p.setProperty("head.decoder", dc.base() + "," + dc.length() + "," + dc.d() + "," + dc.heads() + "," + dc.ff()
                     + "," + dc.layers());
+            p.setProperty("head.activation", dc.activation().name());
         } else if (h instanceof HeadSpec.UnnormalizedDecoder ud) {
             p.setProperty("head.unnormalized", ud.base() + "," + ud.exponentDigits() + "," + ud.mantissaDigits() + ","
                     + ud.d() + "," + ud.heads() + "," + ud.ff() + "," + ud.layers());
@@ -361,7 +363,12 @@ public final class RegressionModel {
                 case "mdn" -> new HeadSpec.Mixture(Integer.parseInt(p.getProperty("head.components")));
                 case "decoder" -> {
                     double[] dc = split(p.getProperty("head.decoder"));
-                    yield new HeadSpec.Decoder((int) dc[0], (int) dc[1], (int) dc[2], (int) dc[3], (int) dc[4], (int) dc[5]);
+                    String act = p.getProperty("head.activation", "GELU"); // files before the option: GELU
+                    if (!act.equals("GELU") && !act.equals("RELU")) {
+                        throw new IllegalArgumentException("head.activation must be GELU or RELU, got '" + act + "'");
+                    }
+                    yield new HeadSpec.Decoder((int) dc[0], (int) dc[1], (int) dc[2], (int) dc[3], (int) dc[4], (int) dc[5],
+                            TransformerBlock.Activation.valueOf(act));
                 }
                 case "unnormalized-decoder" -> {
                     double[] u = split(p.getProperty("head.unnormalized"));

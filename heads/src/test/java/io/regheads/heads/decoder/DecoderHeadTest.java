@@ -92,12 +92,16 @@ class DecoderHeadTest {
 
     /** The key/value-cached path (one position per step) computes the full teacher-forced forward's logits. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"normalized", "unnormalized"})
+    @ValueSource(strings = {"normalized", "unnormalized", "normalized-relu"})
     void cachedStepsEqualTheFullForward(String kind) {
-        NumberTokenizer tok = kind.equals("normalized") ? NormalizedTokenizer.of(10, 3)
+        boolean normalized = kind.startsWith("normalized");
+        NumberTokenizer tok = normalized ? NormalizedTokenizer.of(10, 3)
                 : new UnnormalizedTokenizer(UnnormalizedConfig.tiny());
-        DecoderHead head = small(tok, 7);
-        double[] y = kind.equals("normalized") ? new double[] {0.123, 0.999, 0.5, 0.0} : new double[] {-2.5, 0.0, 7.0, 0.11};
+        DecoderHead head = kind.endsWith("-relu")
+                ? new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12,
+                        TransformerBlock.Activation.RELU), 2, 7), DataType.DOUBLE)
+                : small(tok, 7);
+        double[] y = normalized ? new double[] {0.123, 0.999, 0.5, 0.0} : new double[] {-2.5, 0.0, 7.0, 0.11};
         INDArray phi = GradientCheck.random(4, 1.0, y.length, D);
         Targets.Tokens t = (Targets.Tokens) head.targets(y);
         TokenLogits full = (TokenLogits) head.forward(phi, t, Arena.none()).output();
@@ -124,10 +128,12 @@ class DecoderHeadTest {
     }
 
     /** The float model's cached path (float-accurate tanh, float gemms) agrees with its full forward. */
-    @Test
-    void cachedStepsEqualTheFullForwardInFloat() {
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(TransformerBlock.Activation.class)
+    void cachedStepsEqualTheFullForwardInFloat(TransformerBlock.Activation activation) {
         NumberTokenizer tok = NormalizedTokenizer.of(10, 3);
-        DecoderHead head = new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12), 2, 4), DataType.FLOAT);
+        DecoderHead head = new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12, activation),
+                2, 4), DataType.FLOAT);
         double[] y = {0.123, 0.999, 0.5};
         INDArray phi = GradientCheck.random(4, 1.0, y.length, D).castTo(DataType.FLOAT);
         Targets.Tokens t = (Targets.Tokens) head.targets(y);

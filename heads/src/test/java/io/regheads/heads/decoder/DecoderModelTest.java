@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
@@ -50,5 +51,24 @@ class DecoderModelTest {
         assertArrayEquals(mean, d2.mean(), 0.0);
         assertArrayEquals(d.logDensity(test.y()), d2.logDensity(test.y()), 0.0);
         assertArrayEquals(d.inverseCumulativeProbability(0.9), d2.inverseCumulativeProbability(0.9), 0.0);
+    }
+
+    /** The peer's ReLU decoder keeps its activation through a file (and a file naming another one is refused). */
+    @Test
+    void reluDecoderRoundTripsThroughAFile() throws java.io.IOException {
+        Dataset train = data(300, 4);
+        HeadSpec h = new HeadSpec.Decoder(4, 3, 8, 1, 16, 1, io.regheads.core.nn.TransformerBlock.Activation.RELU);
+        ModelConfig c = new ModelConfig(2, 16, h, "ce", TrainerConfig.defaults().withMaxEpochs(2).withSeed(3));
+        RegressionModel m = RegressionModel.create(c, 2);
+        m.fit(train);
+        Path f = dir.resolve("relu.rgh");
+        m.save(f);
+        RegressionModel back = RegressionModel.load(f);
+        assertEquals(h, back.config().head());
+        double[][] x = data(20, 5).x();
+        assertArrayEquals(m.predict(x).mean(), back.predict(x).mean(), 0.0);
+        // the activation came back from the file (the default would be GELU)
+        assertEquals(io.regheads.core.nn.TransformerBlock.Activation.RELU,
+                ((HeadSpec.Decoder) back.config().head()).activation());
     }
 }

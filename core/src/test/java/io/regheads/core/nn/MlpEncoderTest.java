@@ -43,6 +43,21 @@ class MlpEncoderTest {
         assertTrue(Naive.maxAbsDiff(h, Naive.flat(c.output())) < 1e-5);
     }
 
+    /** infer gives forward's output bit for bit, in both types, and checks its input like forward. */
+    @ParameterizedTest
+    @ValueSource(strings = {"FLOAT", "DOUBLE"})
+    void inferEqualsForwardBitForBit(String typeName) {
+        DataType type = DataType.valueOf(typeName);
+        MlpEncoder enc = new MlpEncoder(new MlpEncoderConfig(6, 3, 20, 8L), type);
+        INDArray x = GradientCheck.random(9, 2.0, 33, 6).castTo(type);
+        INDArray phi = enc.infer(x);
+        assertArrayEquals(new long[] {33, 20}, phi.shape());
+        assertArrayEquals(Naive.flat(enc.forward(x, Arena.none()).output()), Naive.flat(phi), 0.0);
+        x.putScalar(5, Double.NaN);
+        assertThrows(IllegalArgumentException.class, () -> enc.infer(x));
+        assertThrows(IllegalArgumentException.class, () -> enc.infer(Nd4j.zeros(type, 4, 5)));
+    }
+
     /** backwardParams accumulates exactly the gradients backward does, and skips only the input gradient. */
     @Test
     void backwardParamsGivesTheSameParameterGradients() {

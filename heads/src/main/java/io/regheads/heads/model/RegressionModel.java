@@ -185,7 +185,7 @@ public final class RegressionModel {
             }
             in = Nd4j.create(flat, new long[] {n, d}, 'c');
         }
-        return encoder.forward(in, Arena.none()).output();
+        return encoder.infer(in);
     }
 
     private void requireFitted() {

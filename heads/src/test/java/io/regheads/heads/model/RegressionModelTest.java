@@ -88,6 +88,35 @@ public class RegressionModelTest {
         }
     }
 
+    /** The class promises concurrent predictions after fitting: 4 threads agree bit for bit with one thread. */
+    @Test
+    void concurrentPredictionsEqualSequentialOnes() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        m.fit(data(400, 6));
+        double[][] x = data(300, 7).x();
+        double[] y = data(300, 7).y();
+        double[] mean = m.predict(x).mean();
+        double[] logp = m.predict(x).logDensity(y);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<double[][]>> results = new java.util.ArrayList<>();
+            for (int task = 0; task < 16; task++) {
+                results.add(pool.submit(() -> {
+                    PredictiveDistribution d = m.predict(x);
+                    return new double[][] {d.mean(), d.logDensity(y)};
+                }));
+            }
+            for (java.util.concurrent.Future<double[][]> f : results) {
+                double[][] r = f.get();
+                assertArrayEquals(mean, r[0], 0.0);
+                assertArrayEquals(logp, r[1], 0.0);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void corruptAndTruncatedModelFilesAreRefusedClearly() throws Exception {
         RegressionModel m = RegressionModel.create(small(new HeadSpec.Histogram(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);

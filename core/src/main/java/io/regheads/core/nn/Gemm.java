@@ -26,9 +26,28 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class Gemm {
     private Gemm() {}
 
+    /**
+     * Whether the direct path is taken: ND4J's CPU backend with its OpenBLAS on the class path, unless {@code
+     * -Dregheads.gemm.nd4j=true}. Looked up reflectively, so on the CUDA backend (no OpenBLAS) nothing fails; {@link
+     * OpenBlasCalls}, the only class naming OpenBLAS, is loaded on its first call only.
+     */
+    private static final boolean DIRECT = detectDirect();
+
     /** True when the direct OpenBLAS path is available (ND4J CPU backend with the bundled OpenBLAS). */
     public static boolean directAvailable() {
-        return Direct.AVAILABLE;
+        return DIRECT;
+    }
+
+    private static boolean detectDirect() {
+        try {
+            if (!Nd4j.getBackend().getClass().getName().equals("org.nd4j.linalg.cpu.nativecpu.CpuBackend")) {
+                return false;
+            }
+            Class.forName("org.bytedeco.openblas.global.openblas_nolapack");
+            return !Boolean.getBoolean("regheads.gemm.nd4j"); // escape hatch: -Dregheads.gemm.nd4j=true
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /**
@@ -54,52 +73,19 @@ public final class Gemm {
                     + n + ", c " + Arrays.toString(c.shape()));
         }
         if (useDirect(a, b, c)) {
-            Direct.gemm(a, b, c, transposeA, transposeB, (int) m, (int) n, (int) k, alpha, beta);
+            OpenBlasCalls.gemm(a, b, c, transposeA, transposeB, (int) m, (int) n, (int) k, alpha, beta);
         } else {
             Nd4j.gemm(a, b, c, transposeA, transposeB, alpha, beta);
         }
     }
 
-    /** The ND4J path, whatever the backend (for tests that compare the two paths). */
-    static void viaNd4j(INDArray a, INDArray b, INDArray c, boolean transposeA, boolean transposeB, double alpha,
-            double beta) {
-        Nd4j.gemm(a, b, c, transposeA, transposeB, alpha, beta);
-    }
-
     private static boolean useDirect(INDArray a, INDArray b, INDArray c) {
-        if (!Direct.AVAILABLE) {
+        if (!DIRECT) {
             return false;
         }
         DataType t = c.dataType();
         return (t == DataType.FLOAT || t == DataType.DOUBLE) && a.dataType() == t && b.dataType() == t
                 && Tensors.isContiguous(a) && Tensors.isContiguous(b) && Tensors.isContiguous(c)
                 && a.length() > 0 && b.length() > 0 && c.length() > 0;
-    }
-
-    /**
-     * The OpenBLAS path. Loaded only when {@link Gemm} decides to use it; the class that names OpenBLAS ({@code
-     * org.bytedeco.openblas}) is looked up reflectively first, so on the CUDA backend (which has no OpenBLAS on the
-     * class path) nothing here fails.
-     */
-    private static final class Direct {
-        static final boolean AVAILABLE = detect();
-
-        private static boolean detect() {
-            try {
-                String backend = Nd4j.getBackend().getClass().getName();
-                if (!backend.equals("org.nd4j.linalg.cpu.nativecpu.CpuBackend")) {
-                    return false;
-                }
-                Class.forName("org.bytedeco.openblas.global.openblas_nolapack");
-                return !Boolean.getBoolean("regheads.gemm.nd4j"); // escape hatch: -Dregheads.gemm.nd4j=true
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
-        }
-
-        static void gemm(INDArray a, INDArray b, INDArray c, boolean ta, boolean tb, int m, int n, int k, double alpha,
-                double beta) {
-            OpenBlasCalls.gemm(a, b, c, ta, tb, m, n, k, alpha, beta);
-        }
     }
 }

@@ -66,12 +66,12 @@ class GemmTest {
         INDArray out = Nd4j.zeros(DataType.FLOAT, 5, 4);
         INDArray ref = Nd4j.zeros(DataType.FLOAT, 5, 4);
         Gemm.gemm(rows, w, out, false, false, 1, 0);
-        Gemm.viaNd4j(rows.dup('c'), w, ref, false, false, 1, 0);
+        Nd4j.gemm(rows.dup('c'), w, ref, false, false, 1, 0);
         assertEquals(0, out.sub(ref).norm1Number().doubleValue(), 1e-5);
         INDArray out2 = Nd4j.zeros(DataType.FLOAT, 10, 4);
         INDArray ref2 = Nd4j.zeros(DataType.FLOAT, 10, 4);
         Gemm.gemm(cols, w3, out2, false, false, 1, 0);
-        Gemm.viaNd4j(cols.dup('c'), w3, ref2, false, false, 1, 0);
+        Nd4j.gemm(cols.dup('c'), w3, ref2, false, false, 1, 0);
         assertEquals(0, out2.sub(ref2).norm1Number().doubleValue(), 1e-5);
         // writing into an offset view leaves the rest of its base alone
         INDArray base = Nd4j.zeros(DataType.FLOAT, 7, 4);

@@ -43,6 +43,14 @@ final class Activations {
     private static final float C = (float) Math.sqrt(2.0 / Math.PI);
     private static final float A = 0.044715f;
 
+    /** GELU (tanh form) in float without keeping t: {@link GELU#tanhFormFloat(float[], float[])}. */
+    static void geluTanh(float[] x, float[] y) {
+        for (int i = 0; i < x.length; i++) {
+            float v = x[i];
+            y[i] = 0.5f * v * (1 + fastTanh(C * (v + A * v * v * v)));
+        }
+    }
+
     /** GELU (tanh form) in float: y = 0.5 x (1 + t), t = tanh(C (x + A x^3)) stored for backward. */
     static void geluTanh(float[] x, float[] t, float[] y) {
         for (int i = 0; i < x.length; i++) {

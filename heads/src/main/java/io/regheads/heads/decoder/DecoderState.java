@@ -3,6 +3,7 @@ package io.regheads.heads.decoder;
 import io.regheads.core.Checks;
 import io.regheads.core.nn.Gemm;
 import io.regheads.core.nn.GELU;
+import io.regheads.core.nn.ReLU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
 import java.nio.FloatBuffer;
@@ -235,20 +236,10 @@ public final class DecoderState {
      * @param dst {@code [V]} output
      */
     public void logProbabilities(int r, double temperature, double[] dst) {
-        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
-            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
-        }
+        requireTemperature(temperature);
         boolean[] allowed = allowed(r);
         int o = r * w.v;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < w.v; k++) {
-            if (allowed == null || allowed[k]) {
-                max = Math.max(max, logits[o + k] / temperature);
-            }
-        }
-        if (!(max > Double.NEGATIVE_INFINITY)) {
-            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
-        }
+        double max = allowedMax(o, temperature, allowed);
         double s = 0;
         for (int k = 0; k < w.v; k++) {
             if (allowed == null || allowed[k]) {
@@ -268,20 +259,10 @@ public final class DecoderState {
      * @param dst {@code [V]} output
      */
     public void probabilities(int r, double temperature, double[] dst) {
-        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
-            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
-        }
+        requireTemperature(temperature);
         boolean[] allowed = allowed(r);
         int o = r * w.v;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < w.v; k++) {
-            if (allowed == null || allowed[k]) {
-                max = Math.max(max, logits[o + k] / temperature);
-            }
-        }
-        if (!(max > Double.NEGATIVE_INFINITY)) {
-            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
-        }
+        double max = allowedMax(o, temperature, allowed);
         double s = 0;
         for (int k = 0; k < w.v; k++) {
             double e = allowed == null || allowed[k] ? Math.exp(logits[o + k] / temperature - max) : 0;
@@ -291,6 +272,29 @@ public final class DecoderState {
         for (int k = 0; k < w.v; k++) {
             dst[k] /= s;
         }
+    }
+
+    private static void requireTemperature(double temperature) {
+        if (!(temperature > 0 && temperature < Double.POSITIVE_INFINITY)) { // no boxing on the hot path
+            throw new IllegalArgumentException("temperature must be > 0 and finite, got " + temperature);
+        }
+    }
+
+    /**
+     * {@code max z_k / tau} over the allowed tokens of the row starting at logits offset o (the shift of the softmax
+     * that {@link #logProbabilities} and {@link #probabilities} share).
+     */
+    private double allowedMax(int o, double temperature, boolean[] allowed) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < w.v; k++) {
+            if (allowed == null || allowed[k]) {
+                max = Math.max(max, logits[o + k] / temperature);
+            }
+        }
+        if (!(max > Double.NEGATIVE_INFINITY)) {
+            throw new IllegalArgumentException("tokenizer allows no token at position " + pos);
+        }
+        return max;
     }
 
     /** The tokenizer's mask at the current position for row r; null when every token is allowed. */
@@ -606,9 +610,9 @@ public final class DecoderState {
         }
         float[] act = new float[f.length];
         if (w.relu) {
-            reluFloat(f, act);
+            ReLU.apply(f, act);
         } else {
-            geluFloat(f, act);
+            GELU.tanhFormFloat(f, act);
         }
         fb.put(0, act, 0, act.length);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
@@ -624,44 +628,6 @@ public final class DecoderState {
         xa.close();
         fa.close();
         ya.close();
-    }
-
-    private static final float GELU_CF = (float) Math.sqrt(2.0 / Math.PI);
-
-    /** {@code y[i] = max(x[i], 0)} as the training ReLU kernel computes it (one vectorised loop). */
-    static void reluFloat(float[] x, float[] y) {
-        for (int i = 0; i < x.length; i++) {
-            y[i] = Math.max(x[i], 0f);
-        }
-    }
-
-    /**
-     * {@code y[i] =} {@link GELU#tanhFormFloat}{@code (x[i])} bit for bit (the same float operations in the same
-     * order; tested), written as one flat loop from one array into another, which C2 vectorizes (about 1 ns per
-     * element here): the same function called per element with {@code Math.min/max(float)} on scalars costs about
-     * 40 ns per call in OpenJDK 17 on random signs, and 7 ns with the clamp written as comparisons (which blocks
-     * vectorization).
-     */
-    static void geluFloat(float[] x, float[] y) {
-        for (int i = 0; i < x.length; i++) {
-            float u = x[i];
-            float z = GELU_CF * (u + 0.044715f * u * u * u);
-            float c = Math.min(9f, Math.max(-9f, z));
-            float x2 = c * c;
-            float p = -2.76076847742355e-16f;
-            p = p * x2 + 2.00018790482477e-13f;
-            p = p * x2 - 8.60467152213735e-11f;
-            p = p * x2 + 5.12229709037114e-08f;
-            p = p * x2 + 1.48572235717979e-05f;
-            p = p * x2 + 6.37261928875436e-04f;
-            p = p * x2 + 4.89352455891786e-03f;
-            p = p * c;
-            float q = 1.19825839466702e-06f;
-            q = q * x2 + 1.18534705686654e-04f;
-            q = q * x2 + 2.26843463243900e-03f;
-            q = q * x2 + 4.89352518554385e-03f;
-            y[i] = 0.5f * u * (1 + p / q);
-        }
     }
 
     /** Row-wise layer norm of {@code x [rows, d]} into y. */

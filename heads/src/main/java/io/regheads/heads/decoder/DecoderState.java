@@ -545,17 +545,8 @@ public final class DecoderState {
         int d = g.length;
         for (int r = 0; r < rows; r++) {
             int o = r * d;
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += x[o + j];
-            }
-            m /= d;
-            double s2 = 0;
-            for (int j = 0; j < d; j++) {
-                double c = x[o + j] - m;
-                s2 += c * c;
-            }
-            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            double m = rowMean(x, o, d);
+            double rs = rowRstd(x, o, d, m);
             for (int j = 0; j < d; j++) {
                 y[o + j] = (float) ((x[o + j] - m) * rs * g[j] + b[j]);
             }
@@ -630,22 +621,32 @@ public final class DecoderState {
         ya.close();
     }
 
+    /** Mean of {@code x[o .. o + d)}. */
+    private static double rowMean(double[] x, int o, int d) {
+        double m = 0;
+        for (int j = 0; j < d; j++) {
+            m += x[o + j];
+        }
+        return m / d;
+    }
+
+    /** {@code 1 / sqrt(var + eps)} of {@code x[o .. o + d)} around its mean m (biased variance, as LayerNorm). */
+    private static double rowRstd(double[] x, int o, int d, double m) {
+        double s2 = 0;
+        for (int j = 0; j < d; j++) {
+            double c = x[o + j] - m;
+            s2 += c * c;
+        }
+        return 1.0 / Math.sqrt(s2 / d + LN_EPS);
+    }
+
     /** Row-wise layer norm of {@code x [rows, d]} into y. */
     static void layerNorm(double[] x, int rows, double[] g, double[] b, double[] y) {
         int d = g.length;
         for (int r = 0; r < rows; r++) {
             int o = r * d;
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += x[o + j];
-            }
-            m /= d;
-            double s2 = 0;
-            for (int j = 0; j < d; j++) {
-                double c = x[o + j] - m;
-                s2 += c * c;
-            }
-            double rs = 1.0 / Math.sqrt(s2 / d + LN_EPS);
+            double m = rowMean(x, o, d);
+            double rs = rowRstd(x, o, d, m);
             for (int j = 0; j < d; j++) {
                 y[o + j] = (x[o + j] - m) * rs * g[j] + b[j];
             }

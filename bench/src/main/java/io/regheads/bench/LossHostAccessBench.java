@@ -1,8 +1,7 @@
 package io.regheads.bench;
 
-import java.nio.FloatBuffer;
+import io.regheads.core.internal.Host;
 import java.util.concurrent.TimeUnit;
-import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -14,9 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
 /**
  * How to read a float INDArray's host memory from Java fastest (the choice behind the losses module's row
  * access): the sum over a {@code [rows, 32128]} float array, by (a) {@code INDArray.getFloat(long)} per element,
- * (b) {@code DataBuffer.getFloat(long)} per element, (c) absolute {@code FloatBuffer.get(int)} per element on a
- * direct view, (d) bulk {@code FloatBuffer.get(int, float[], ...)} of each row into a Java array, then a loop.
- * Each variant returns the same sum (checked in setup).
+ * (b) {@code DataBuffer.getFloat(long)} per element, (c) one host-layer copy per row into a Java array, then a
+ * loop, (d) one host-layer copy of the whole array. Each variant returns the same sum (checked in setup).
  */
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class LossHostAccessBench extends BenchmarkBase {
@@ -25,21 +23,19 @@ public class LossHostAccessBench extends BenchmarkBase {
     @Param({"64"})
     public int rows;
 
-    @Param({"indarray-getFloat", "databuffer-getFloat", "nio-get", "nio-bulk-row"})
+    @Param({"indarray-getFloat", "databuffer-getFloat", "host-row", "host-whole"})
     public String access;
 
     private INDArray array;
-    private FloatBuffer view;
     private float[] row;
+    private float[] all;
 
     @Setup
     public void setUp() {
         Nd4j.getRandom().setSeed(1);
         array = Nd4j.rand(DataType.FLOAT, rows, COLS);
-        FloatPointer p = new FloatPointer(array.data().addressPointer());
-        p.capacity(array.length());
-        view = p.asBuffer();
         row = new float[COLS];
+        all = new float[rows * COLS];
         double ref = sumBulk();
         double got = sum();
         if (Math.abs(ref - got) > 1e-6 * Math.abs(ref)) {
@@ -50,7 +46,7 @@ public class LossHostAccessBench extends BenchmarkBase {
     private double sumBulk() {
         double s = 0;
         for (int r = 0; r < rows; r++) {
-            view.get(r * COLS, row, 0, COLS);
+            Host.read(array, (long) r * COLS, row, 0, COLS);
             for (int j = 0; j < COLS; j++) {
                 s += row[j];
             }
@@ -75,12 +71,13 @@ public class LossHostAccessBench extends BenchmarkBase {
                     s += data.getFloat(i);
                 }
             }
-            case "nio-get" -> {
-                for (int i = 0; i < n; i++) {
-                    s += view.get(i);
+            case "host-row" -> s = sumBulk();
+            case "host-whole" -> {
+                Host.read(array, all);
+                for (float v : all) {
+                    s += v;
                 }
             }
-            case "nio-bulk-row" -> s = sumBulk();
             default -> throw new IllegalArgumentException("access must be one of the @Param values, got " + access);
         }
         return s;

@@ -5,7 +5,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.loss.Targets;
-import io.regheads.core.nn.Vec;
+import io.regheads.core.internal.Host;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -95,7 +95,7 @@ interface ContinuousForm {
 
     /** {@code [rows][cols]} copy through the host buffer, every element finite. */
     private static double[][] finiteMatrix(String name, INDArray array) {
-        double[][] m = Vec.toMatrix(array);
+        double[][] m = Host.matrix(array);
         for (int i = 0; i < m.length; i++) {
             for (int j = 0; j < m[i].length; j++) {
                 if (!Double.isFinite(m[i][j])) {
@@ -112,25 +112,21 @@ interface ContinuousForm {
             target.addi(Nd4j.createFromArray(delta).castTo(target.dataType()));
             return;
         }
-        Vec v = Vec.of(target);
+        double[] v = Host.doubles(target);
         int cols = delta.length == 0 ? 0 : delta[0].length;
         for (int i = 0; i < delta.length; i++) {
             for (int j = 0; j < cols; j++) {
-                v.add(i * cols + j, delta[i][j]);
+                v[i * cols + j] += delta[i][j];
             }
         }
+        Host.write(v, target);
     }
 
     private static double[] vector(INDArray a) {
         if (!contiguous(a)) {
             return a.toDoubleVector();
         }
-        Vec v = Vec.of(a);
-        double[] d = new double[(int) a.length()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = v.get(i);
-        }
-        return d;
+        return Host.doubles(a);
     }
 
     private static void addInto(INDArray target, double[] delta) {
@@ -138,9 +134,10 @@ interface ContinuousForm {
             target.addi(Nd4j.createFromArray(delta).castTo(target.dataType()));
             return;
         }
-        Vec v = Vec.of(target);
+        double[] v = Host.doubles(target);
         for (int i = 0; i < delta.length; i++) {
-            v.add(i, delta[i]);
+            v[i] += delta[i];
         }
+        Host.write(v, target);
     }
 }

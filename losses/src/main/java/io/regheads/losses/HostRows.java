@@ -1,204 +1,127 @@
 package io.regheads.losses;
 
 import io.regheads.core.Checks;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
+import io.regheads.core.internal.Host;
 import java.util.Arrays;
-import org.bytedeco.javacpp.DoublePointer;
-import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.concurrency.AffinityManager;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Plain-Java access to the host memory of a c-ordered, contiguous {@code [R, C]}-shaped (any rank, last axis C)
- * float or double array, row by row, through direct {@link java.nio} views (no copy of the array, no ND4J op per
- * element). Rows are grouped in chunks of at most 1 GiB so arrays larger than 2 GiB work too.
+ * Row-by-row access to a c-ordered, contiguous float or double array seen as {@code [R, C]} (any rank, last axis
+ * C), for the token losses' plain-Java loops: rows are copied through {@link Host} in blocks of about 64k elements
+ * into a {@code double[]}, so one host call serves many rows (the loops visit rows in order) and arrays of any size
+ * work. Writes ({@link #addScaled}, {@link #add}) go into the block and reach the array when the block moves on or
+ * at {@link #flush()}; a float array is rounded once per element at that point.
  *
- * <p>Measured ({@code LossHostAccessBench}, a sum over [64, 32128] floats): {@code INDArray.getFloat} per element
- * 12.5 ms, {@code DataBuffer.getFloat} 2.0 ms, absolute {@code FloatBuffer.get} 2.0 ms, bulk row copies 2.5 ms (the
- * sum's add chain bounds the last three); bulk copies let the loss loops run on plain Java arrays. Package-private;
- * one instance per call, not thread-safe (it keeps a row scratch array).
+ * <p>Package-private; one instance per loss call, not thread-safe.
  */
-sealed interface HostRows permits HostRows.Floats, HostRows.Doubles {
+final class HostRows {
+    /** Elements per block (rows are never split: a block holds at least one row). */
+    private static final int BLOCK = 1 << 16;
 
-    /** Elements per row C. */
-    int rowLength();
+    private final INDArray array;
+    private final int cols;
+    private final long rows;
+    private final boolean writable;
+    private final int rowsPerBlock;
+    private final double[] block;
+    /** First row held in {@link #block}, or -1 when none. */
+    private long first = -1;
+    private int count;
+    private boolean dirty;
 
-    /** Reads row {@code row} into {@code dst[0..C)}, widened to double. */
-    void read(int row, double[] dst);
-
-    /** Element ({@code row}, {@code col}). */
-    double get(int row, int col);
-
-    /** {@code row[j] += scale * src[j]} for all j in [0, C). */
-    void addScaled(int row, double scale, double[] src);
-
-    /** {@code row[col] += delta}. */
-    void add(int row, int col, double delta);
+    private HostRows(INDArray array, int cols, long rows, boolean writable, int blockElements) {
+        this.array = array;
+        this.cols = cols;
+        this.rows = rows;
+        this.writable = writable;
+        this.rowsPerBlock = (int) Math.max(1, Math.min(rows, blockElements / cols));
+        this.block = new double[rowsPerBlock * cols];
+    }
 
     /**
      * Views {@code array} as rows of its last axis.
      *
-     * @param name  the argument name for messages
-     * @param array c-ordered, contiguous (element-wise stride 1), FLOAT or DOUBLE
-     * @param write whether the caller will write (then the host copy is marked as the newest, for the CUDA backend)
-     * @throws IllegalArgumentException if the array is not float/double or not contiguous c-order
+     * @param name     the argument name for messages
+     * @param array    c-ordered, contiguous (element-wise stride 1), FLOAT or DOUBLE
+     * @param writable whether the caller will write (then it must call {@link #flush()} when done)
+     * @throws IllegalArgumentException if the array is not float/double, not contiguous c-order, or empty
      */
-    static HostRows of(String name, INDArray array, boolean write) {
-        return of(name, array, write, 1L << 30);
+    static HostRows of(String name, INDArray array, boolean writable) {
+        return of(name, array, writable, BLOCK);
     }
 
-    /** As {@link #of(String, INDArray, boolean)} with chunks of at most {@code chunkBytes} (tests use tiny ones). */
-    static HostRows of(String name, INDArray array, boolean write, long chunkBytes) {
+    /** As {@link #of(String, INDArray, boolean)} with blocks of about {@code blockElements} (tests use tiny ones). */
+    static HostRows of(String name, INDArray array, boolean writable, int blockElements) {
         Checks.notNull(name, array);
-        Checks.require(array.ordering() == 'c' && array.elementWiseStride() == 1,
+        Checks.require(array.dataType() == DataType.FLOAT || array.dataType() == DataType.DOUBLE,
+                "%s must be FLOAT or DOUBLE, got %s", name, array.dataType());
+        Checks.require(Host.hostLayout(array),
                 "%s must be c-ordered and contiguous (element-wise stride 1), got order %s, stride %s",
                 name, array.ordering(), Arrays.toString(array.stride()));
         long length = array.length();
-        int cols = (int) array.size(array.rank() - 1);
+        long cols = array.rank() == 0 ? 1 : array.size(array.rank() - 1);
         Checks.require(cols > 0 && length > 0, "%s must not be empty, got shape %s", name,
                 Arrays.toString(array.shape()));
-        int rows = (int) (length / cols);
-        Nd4j.getAffinityManager().ensureLocation(array, AffinityManager.Location.HOST);
-        if (write) {
-            Nd4j.getAffinityManager().tagLocation(array, AffinityManager.Location.HOST);
-        }
-        Pointer base = array.data().addressPointer(); // starts at the view's first element
-        DataType type = array.dataType();
-        if (type == DataType.FLOAT) {
-            return new Floats(base, rows, cols, rowsPerChunk(cols, Float.BYTES, chunkBytes));
-        }
-        if (type == DataType.DOUBLE) {
-            return new Doubles(base, rows, cols, rowsPerChunk(cols, Double.BYTES, chunkBytes));
-        }
-        throw new IllegalArgumentException(name + " must be FLOAT or DOUBLE, got " + type);
+        return new HostRows(array, (int) cols, length / cols, writable, blockElements);
     }
 
-    /** Rows per chunk so that one chunk stays below chunkBytes (a ByteBuffer holds at most 2^31 - 1 bytes). */
-    private static int rowsPerChunk(int cols, int elementBytes, long chunkBytes) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE / 2, chunkBytes / ((long) cols * elementBytes)));
+    /** Elements per row C. */
+    int rowLength() {
+        return cols;
     }
 
-    /** FLOAT arrays. */
-    final class Floats implements HostRows {
-        private final FloatBuffer[] chunks;
-        private final int cols;
-        private final int perChunk;
-        private final float[] scratch;
+    /** Reads row {@code row} into {@code dst[0..C)}, widened to double. */
+    void read(int row, double[] dst) {
+        System.arraycopy(block, at(row), dst, 0, cols);
+    }
 
-        Floats(Pointer base, int rows, int cols, int perChunk) {
-            this.cols = cols;
-            this.perChunk = perChunk;
-            int n = (rows + perChunk - 1) / perChunk;
-            this.chunks = new FloatBuffer[n];
-            long total = (long) rows * cols;
-            for (int c = 0; c < n; c++) {
-                long start = (long) c * perChunk * cols;
-                long end = Math.min(total, start + (long) perChunk * cols);
-                FloatPointer p = new FloatPointer(base);
-                p.capacity(total);
-                chunks[c] = p.position(start).limit(end).asBuffer();
-            }
-            this.scratch = new float[cols];
-        }
+    /** Element ({@code row}, {@code col}). */
+    double get(int row, int col) {
+        return block[at(row) + col];
+    }
 
-        @Override
-        public int rowLength() {
-            return cols;
-        }
-
-        @Override
-        public void read(int row, double[] dst) {
-            float[] s = scratch;
-            chunks[row / perChunk].get((row % perChunk) * cols, s, 0, cols);
-            for (int j = 0; j < cols; j++) {
-                dst[j] = s[j];
-            }
-        }
-
-        @Override
-        public double get(int row, int col) {
-            return chunks[row / perChunk].get((row % perChunk) * cols + col);
-        }
-
-        @Override
-        public void addScaled(int row, double scale, double[] src) {
-            FloatBuffer b = chunks[row / perChunk];
-            int at = (row % perChunk) * cols;
-            float[] s = scratch;
-            b.get(at, s, 0, cols);
-            for (int j = 0; j < cols; j++) {
-                s[j] = (float) (s[j] + scale * src[j]);
-            }
-            b.put(at, s, 0, cols);
-        }
-
-        @Override
-        public void add(int row, int col, double delta) {
-            FloatBuffer b = chunks[row / perChunk];
-            int at = (row % perChunk) * cols + col;
-            b.put(at, (float) (b.get(at) + delta));
+    /** {@code row[j] += scale * src[j]} for all j in [0, C). */
+    void addScaled(int row, double scale, double[] src) {
+        int o = writeAt(row);
+        for (int j = 0; j < cols; j++) {
+            block[o + j] += scale * src[j];
         }
     }
 
-    /** DOUBLE arrays. */
-    final class Doubles implements HostRows {
-        private final DoubleBuffer[] chunks;
-        private final int cols;
-        private final int perChunk;
-        private final double[] scratch;
+    /** {@code row[col] += delta}. */
+    void add(int row, int col, double delta) {
+        block[writeAt(row) + col] += delta;
+    }
 
-        Doubles(Pointer base, int rows, int cols, int perChunk) {
-            this.cols = cols;
-            this.perChunk = perChunk;
-            int n = (rows + perChunk - 1) / perChunk;
-            this.chunks = new DoubleBuffer[n];
-            long total = (long) rows * cols;
-            for (int c = 0; c < n; c++) {
-                long start = (long) c * perChunk * cols;
-                long end = Math.min(total, start + (long) perChunk * cols);
-                DoublePointer p = new DoublePointer(base);
-                p.capacity(total);
-                chunks[c] = p.position(start).limit(end).asBuffer();
+    /** Writes pending changes back to the array. */
+    void flush() {
+        if (dirty) {
+            Host.write(block, 0, count * cols, array, first * cols);
+            dirty = false;
+        }
+    }
+
+    private int writeAt(int row) {
+        if (!writable) {
+            throw new IllegalStateException("rows opened read-only");
+        }
+        int o = at(row);
+        dirty = true;
+        return o;
+    }
+
+    /** The offset of {@code row} in {@link #block}, loading the block that holds it first. */
+    private int at(int row) {
+        if (row < first || row >= first + count || first < 0) {
+            if (row < 0 || row >= rows) {
+                throw new IndexOutOfBoundsException("row " + row + " of " + rows);
             }
-            this.scratch = new double[cols];
+            flush();
+            first = row;
+            count = (int) Math.min(rowsPerBlock, rows - row);
+            Host.read(array, first * cols, block, 0, count * cols);
         }
-
-        @Override
-        public int rowLength() {
-            return cols;
-        }
-
-        @Override
-        public void read(int row, double[] dst) {
-            chunks[row / perChunk].get((row % perChunk) * cols, dst, 0, cols);
-        }
-
-        @Override
-        public double get(int row, int col) {
-            return chunks[row / perChunk].get((row % perChunk) * cols + col);
-        }
-
-        @Override
-        public void addScaled(int row, double scale, double[] src) {
-            DoubleBuffer b = chunks[row / perChunk];
-            int at = (row % perChunk) * cols;
-            double[] s = scratch;
-            b.get(at, s, 0, cols);
-            for (int j = 0; j < cols; j++) {
-                s[j] += scale * src[j];
-            }
-            b.put(at, s, 0, cols);
-        }
-
-        @Override
-        public void add(int row, int col, double delta) {
-            DoubleBuffer b = chunks[row / perChunk];
-            int at = (row % perChunk) * cols + col;
-            b.put(at, b.get(at) + delta);
-        }
+        return (int) (row - first) * cols;
     }
 }

@@ -142,6 +142,7 @@ final class TokenBatch {
      * place); otherwise copies the work array back (one extra full-size array for such callers).
      */
     void commit() {
+        gradient.flush();
         if (gradientWork != gradientTarget) {
             gradientTarget.assign(gradientWork);
         }

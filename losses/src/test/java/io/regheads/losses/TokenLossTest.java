@@ -218,7 +218,7 @@ class TokenLossTest {
         for (DataType type : new DataType[] {DataType.DOUBLE, DataType.FLOAT}) {
             INDArray v = type == DataType.DOUBLE ? view : big.castTo(type).get(
                     org.nd4j.linalg.indexing.NDArrayIndex.interval(2, 6), org.nd4j.linalg.indexing.NDArrayIndex.all());
-            HostRows rows = HostRows.of("x", v, true, 3L * V * 4); // 1-3 rows per chunk
+            HostRows rows = HostRows.of("x", v, true, 3 * V); // 3 rows per block: blocks move
             double[] row = new double[V];
             for (int r = 0; r < 4; r++) {
                 rows.read(r, row);
@@ -229,12 +229,15 @@ class TokenLossTest {
             }
             double before = v.getDouble(3, 5);
             rows.add(3, 5, 0.25);
+            rows.flush();
             assertEquals(before + 0.25, v.getDouble(3, 5), 1e-6);
             double[] ones = new double[V];
             java.util.Arrays.fill(ones, 1.0);
             double before2 = v.getDouble(2, 1);
             rows.addScaled(2, 0.5, ones);
+            rows.read(0, row); // moves the block away from row 2: the change is written back
             assertEquals(before2 + 0.5, v.getDouble(2, 1), 1e-6);
+            assertEquals(before + 0.25, v.getDouble(3, 5), 1e-6);
         }
     }
 }

@@ -1,8 +1,7 @@
 package io.regheads.core.data;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -218,7 +217,7 @@ public final class Dataset {
 
     /**
      * Copies the feature rows {@code order[from .. from+count)} into {@code dest [count, D]} (FLOAT or DOUBLE,
-     * c-ordered and contiguous), overwriting it. On the CPU backend this writes the host buffer directly.
+     * c-ordered and contiguous), overwriting it. One host copy.
      *
      * @throws IllegalArgumentException on a shape, type or range mismatch
      */
@@ -234,32 +233,21 @@ public final class Dataset {
         for (int i = 0; i < count; i++) {
             Checks.inRange("order[" + (from + i) + "]", order[from + i], 0, rows - 1);
         }
-        if (Nd4j.getEnvironment().isCPU()) {
-            int base = (int) dest.offset();
-            if (dest.dataType() == DataType.DOUBLE) {
-                DoubleBuffer b = dest.data().asNioDouble();
-                for (int i = 0; i < count; i++) {
-                    int src = order[from + i] * features;
-                    for (int j = 0; j < features; j++) {
-                        b.put(base + i * features + j, x[src + j]);
-                    }
-                }
-            } else {
-                FloatBuffer b = dest.data().asNioFloat();
-                for (int i = 0; i < count; i++) {
-                    int src = order[from + i] * features;
-                    for (int j = 0; j < features; j++) {
-                        b.put(base + i * features + j, (float) x[src + j]);
-                    }
-                }
+        if (dest.dataType() == DataType.DOUBLE) {
+            double[] block = new double[count * features];
+            for (int i = 0; i < count; i++) {
+                System.arraycopy(x, order[from + i] * features, block, i * features, features);
             }
+            Host.write(block, dest);
         } else {
-            double[][] block = new double[count][];
+            float[] block = new float[count * features];
             for (int i = 0; i < count; i++) {
                 int src = order[from + i] * features;
-                block[i] = Arrays.copyOfRange(x, src, src + features);
+                for (int j = 0; j < features; j++) {
+                    block[i * features + j] = (float) x[src + j];
+                }
             }
-            dest.assign(Nd4j.createFromArray(block).castTo(dest.dataType()));
+            Host.write(block, dest);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class Arena {
     public INDArray zeros(DataType type, long... shape) {
         INDArray a = get(type, shape);
         if (type == DataType.FLOAT || type == DataType.DOUBLE) {
-            Host.zero(a); // host writes: an ND4J assign costs ~10 us of dispatch at any size
+            Host.zero(a); // one memset: an ND4J assign costs ~10 us of dispatch at any size
             return a;
         }
         return a.assign(0);
@@ -104,6 +105,16 @@ public final class Arena {
             nextFloat++;
         }
         return fresh;
+    }
+
+    /** The elements of the FLOAT array {@code a} copied into a recycled {@link #floats} scratch array. */
+    float[] floatsOf(INDArray a) {
+        return Host.read(a, floats(Math.toIntExact(a.length())));
+    }
+
+    /** The elements of {@code a} (FLOAT widened, or DOUBLE) copied into a recycled {@link #doubles} scratch array. */
+    double[] doublesOf(INDArray a) {
+        return Host.read(a, doubles(Math.toIntExact(a.length())));
     }
 
     /** As {@link #floats} for {@code double[]}. */

@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -106,15 +107,12 @@ public final class Embedding {
                         "ids[" + i + "] must be in [0, " + vocabulary + "), got " + ids[i]);
             }
         }
-        Vec w = Vec.of(weight.value());
-        Vec o = Vec.of(out);
+        double[] w = Host.doubles(weight.value()); // [V, d]
+        double[] o = new double[ids.length * d]; // [N, d]
         for (int n = 0; n < ids.length; n++) {
-            int src = ids[n] * d;
-            int dst = n * d;
-            for (int j = 0; j < d; j++) {
-                o.set(dst + j, w.get(src + j));
-            }
+            System.arraycopy(w, ids[n] * d, o, n * d, d);
         }
+        Host.write(o, out);
         return new Cache(ids, out);
     }
 
@@ -127,15 +125,16 @@ public final class Embedding {
         Tensors.sameAs("dOut", dOut, cache.output());
         INDArray dy = Tensors.contiguous(dOut);
         int[] ids = cache.ids;
-        Vec g = Vec.of(weight.grad());
-        Vec dv = Vec.of(dy);
+        double[] g = Host.doubles(weight.grad()); // [V, d]
+        double[] dv = Host.doubles(dy); // [N, d]
         for (int n = 0; n < ids.length; n++) {
             int dst = ids[n] * d;
             int src = n * d;
             for (int j = 0; j < d; j++) {
-                g.add(dst + j, dv.get(src + j));
+                g[dst + j] += dv[src + j];
             }
         }
+        Host.write(g, weight.grad());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
 import java.util.List;
 import org.apache.commons.statistics.distribution.NormalDistribution;
@@ -100,26 +101,28 @@ public final class GELU implements Layer<GELU.Cache> {
             if (x.dataType() == DataType.FLOAT) {
                 float[] ta = arena.floats(n);
                 float[] ya = arena.floats(n);
-                Activations.geluTanh(Host.floats(x, arena), ta, ya);
+                Activations.geluTanh(arena.floatsOf(x), ta, ya);
                 Host.write(ta, aux);
                 Host.write(ya, y);
             } else {
                 double[] ta = arena.doubles(n);
                 double[] ya = arena.doubles(n);
-                Activations.geluTanh(Host.doubles(x, arena), ta, ya);
+                Activations.geluTanh(arena.doublesOf(x), ta, ya);
                 Host.write(ta, aux);
                 Host.write(ya, y);
             }
         } else {
-            Vec xv = Vec.of(x);
-            Vec av = Vec.of(aux);
-            Vec yv = Vec.of(y);
+            double[] xv = arena.doublesOf(x);
+            double[] av = arena.doubles(n);
+            double[] yv = arena.doubles(n);
             for (int i = 0; i < n; i++) {
-                double v = xv.get(i);
+                double v = xv[i];
                 double p = STANDARD_NORMAL.cumulativeProbability(v);
-                av.set(i, p);
-                yv.set(i, v * p);
+                av[i] = p;
+                yv[i] = v * p;
             }
+            Host.write(av, aux);
+            Host.write(yv, y);
         }
         return new Cache(x, aux, y);
     }
@@ -133,26 +136,27 @@ public final class GELU implements Layer<GELU.Cache> {
         if (form == Form.TANH) {
             if (dy.dataType() == DataType.FLOAT) {
                 float[] dxa = arena.floats(n);
-                Activations.geluTanhBackward(Host.floats(cache.input(), arena), Host.floats(cache.aux(), arena),
-                        Host.floats(dy, arena), dxa);
+                Activations.geluTanhBackward(arena.floatsOf(cache.input()), arena.floatsOf(cache.aux()),
+                        arena.floatsOf(dy), dxa);
                 Host.write(dxa, dx);
             } else {
                 double[] dxa = arena.doubles(n);
-                Activations.geluTanhBackward(Host.doubles(cache.input(), arena), Host.doubles(cache.aux(), arena),
-                        Host.doubles(dy, arena), dxa);
+                Activations.geluTanhBackward(arena.doublesOf(cache.input()), arena.doublesOf(cache.aux()),
+                        arena.doublesOf(dy), dxa);
                 Host.write(dxa, dx);
             }
         } else {
-            Vec xv = Vec.of(cache.input());
-            Vec av = Vec.of(cache.aux());
-            Vec dyv = Vec.of(dy);
-            Vec dxv = Vec.of(dx);
+            double[] xv = arena.doublesOf(cache.input());
+            double[] av = arena.doublesOf(cache.aux());
+            double[] dyv = arena.doublesOf(dy);
+            double[] dxv = arena.doubles(n);
             for (int i = 0; i < n; i++) {
-                double v = xv.get(i);
+                double v = xv[i];
                 // y = x Phi(x)
-                double g = av.get(i) + v * INV_SQRT_2PI * Math.exp(-0.5 * v * v);
-                dxv.set(i, dyv.get(i) * g);
+                double g = av[i] + v * INV_SQRT_2PI * Math.exp(-0.5 * v * v);
+                dxv[i] = dyv[i] * g;
             }
+            Host.write(dxv, dx);
         }
         return dx;
     }

@@ -1,6 +1,7 @@
 package io.regheads.core.nn;
 
 import io.regheads.core.Checks;
+import io.regheads.core.internal.Host;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -26,28 +27,9 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class Gemm {
     private Gemm() {}
 
-    /**
-     * Whether the direct path is taken: ND4J's CPU backend with its OpenBLAS on the class path, unless {@code
-     * -Dregheads.gemm.nd4j=true}. Looked up reflectively, so on the CUDA backend (no OpenBLAS) nothing fails; {@link
-     * OpenBlasCalls}, the only class naming OpenBLAS, is loaded on its first call only.
-     */
-    private static final boolean DIRECT = detectDirect();
-
     /** True when the direct OpenBLAS path is available (ND4J CPU backend with the bundled OpenBLAS). */
     public static boolean directAvailable() {
-        return DIRECT;
-    }
-
-    private static boolean detectDirect() {
-        try {
-            if (!Nd4j.getBackend().getClass().getName().equals("org.nd4j.linalg.cpu.nativecpu.CpuBackend")) {
-                return false;
-            }
-            Class.forName("org.bytedeco.openblas.global.openblas_nolapack");
-            return !Boolean.getBoolean("regheads.gemm.nd4j"); // escape hatch: -Dregheads.gemm.nd4j=true
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+        return Host.blasAvailable();
     }
 
     /**
@@ -73,14 +55,14 @@ public final class Gemm {
                     + n + ", c " + Arrays.toString(c.shape()));
         }
         if (useDirect(a, b, c)) {
-            OpenBlasCalls.gemm(a, b, c, transposeA, transposeB, (int) m, (int) n, (int) k, alpha, beta);
+            Host.gemm(a, b, c, transposeA, transposeB, (int) m, (int) n, (int) k, alpha, beta);
         } else {
             Nd4j.gemm(a, b, c, transposeA, transposeB, alpha, beta);
         }
     }
 
     private static boolean useDirect(INDArray a, INDArray b, INDArray c) {
-        if (!DIRECT) {
+        if (!Host.blasAvailable()) {
             return false;
         }
         DataType t = c.dataType();

@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -89,8 +90,8 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
             float[] ya = arena.floats(n * d);
             float[] ma = arena.floats(n);
             float[] ra = arena.floats(n);
-            FloatKernels.layerNorm(Host.floats(x, arena), Host.floats(gain.value(), arena),
-                    Host.floats(bias.value(), arena), ya, ma, ra, d, EPSILON);
+            FloatKernels.layerNorm(arena.floatsOf(x), arena.floatsOf(gain.value()),
+                    arena.floatsOf(bias.value()), ya, ma, ra, d, EPSILON);
             Host.write(ya, y);
             Host.write(ma, mean);
             Host.write(ra, rstd);
@@ -98,8 +99,8 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
             double[] ya = arena.doubles(n * d);
             double[] ma = arena.doubles(n);
             double[] ra = arena.doubles(n);
-            DoubleKernels.layerNorm(Host.doubles(x, arena), Host.doubles(gain.value(), arena),
-                    Host.doubles(bias.value(), arena), ya, ma, ra, d, EPSILON);
+            DoubleKernels.layerNorm(arena.doublesOf(x), arena.doublesOf(gain.value()),
+                    arena.doublesOf(bias.value()), ya, ma, ra, d, EPSILON);
             Host.write(ya, y);
             Host.write(ma, mean);
             Host.write(ra, rstd);
@@ -119,23 +120,25 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         java.util.Arrays.fill(dBias, 0);
         if (type == DataType.FLOAT) {
             float[] dxa = arena.floats(n * d);
-            FloatKernels.layerNormBackward(Host.floats(cache.input(), arena), Host.floats(cache.mean(), arena),
-                    Host.floats(cache.rstd(), arena), Host.floats(gain.value(), arena), Host.floats(dy, arena), dxa,
+            FloatKernels.layerNormBackward(arena.floatsOf(cache.input()), arena.floatsOf(cache.mean()),
+                    arena.floatsOf(cache.rstd()), arena.floatsOf(gain.value()), arena.floatsOf(dy), dxa,
                     dGain, dBias, d);
             Host.write(dxa, dx);
         } else {
             double[] dxa = arena.doubles(n * d);
-            DoubleKernels.layerNormBackward(Host.doubles(cache.input(), arena), Host.doubles(cache.mean(), arena),
-                    Host.doubles(cache.rstd(), arena), Host.doubles(gain.value(), arena), Host.doubles(dy, arena),
+            DoubleKernels.layerNormBackward(arena.doublesOf(cache.input()), arena.doublesOf(cache.mean()),
+                    arena.doublesOf(cache.rstd()), arena.doublesOf(gain.value()), arena.doublesOf(dy),
                     dxa, dGain, dBias, d);
             Host.write(dxa, dx);
         }
-        Vec dgv = Vec.of(gain.grad());
-        Vec dbv = Vec.of(bias.grad());
+        double[] dgv = arena.doublesOf(gain.grad());
+        double[] dbv = arena.doublesOf(bias.grad());
         for (int j = 0; j < d; j++) {
-            dgv.add(j, dGain[j]);
-            dbv.add(j, dBias[j]);
+            dgv[j] += dGain[j];
+            dbv[j] += dBias[j];
         }
+        Host.write(dgv, gain.grad());
+        Host.write(dbv, bias.grad());
         return dx;
     }
 

@@ -1,12 +1,9 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.bytedeco.javacpp.DoublePointer;
-import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -162,19 +159,9 @@ public final class Linear implements Layer<Linear.Cache> {
     /** Every row of {@code y2} [n, out] := {@code b} [out], by bulk host copies. */
     private void fillRows(INDArray y2, INDArray b, int n, Arena arena) {
         if (type == DataType.FLOAT) {
-            float[] row = Host.floats(b, arena);
-            FloatBuffer buf = ((FloatPointer) y2.data().pointer()).asBuffer();
-            int off = Math.toIntExact(y2.offset());
-            for (int r = 0; r < n; r++) {
-                buf.put(off + r * out, row, 0, out);
-            }
+            Host.fillRows(arena.floatsOf(b), y2);
         } else {
-            double[] row = Host.doubles(b, arena);
-            DoubleBuffer buf = ((DoublePointer) y2.data().pointer()).asBuffer();
-            int off = Math.toIntExact(y2.offset());
-            for (int r = 0; r < n; r++) {
-                buf.put(off + r * out, row, 0, out);
-            }
+            Host.fillRows(arena.doublesOf(b), y2);
         }
     }
 

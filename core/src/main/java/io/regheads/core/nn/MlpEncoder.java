@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import io.regheads.core.Checks;
 import java.util.Arrays;
 import java.util.List;
@@ -185,9 +186,9 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         Checks.require(shared || Arrays.equals(mask.shape(), new long[] {b, t, t}),
                 "mask must have shape [%d, %d] or [%d, %d, %d], got %s", t, t, b, t, t, Arrays.toString(mask.shape()));
         INDArray c = Tensors.contiguous(mask);
-        Vec v = Vec.of(c);
-        for (int i = 0; i < c.length(); i++) {
-            double x = v.get(i);
+        double[] v = Host.doubles(c);
+        for (int i = 0; i < v.length; i++) {
+            double x = v[i];
             if (!(x < Double.POSITIVE_INFINITY)) {
                 throw new IllegalArgumentException(
                         "mask must be finite or -inf everywhere, got " + x + " at flat index " + i);
@@ -202,14 +203,14 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         if (type == DataType.FLOAT) {
             float[] pa = arena.floats(Math.toIntExact(probs.length()));
             float[] aa = arena.floats(Math.toIntExact(a.length()));
-            FloatKernels.attention(Host.floats(qkvOut, arena), mask == null ? null : Host.floats(mask, arena),
+            FloatKernels.attention(arena.floatsOf(qkvOut), mask == null ? null : arena.floatsOf(mask),
                     perExample, pa, aa, b, t, d, heads, causal);
             Host.write(pa, probs);
             Host.write(aa, a);
         } else {
             double[] pa = arena.doubles(Math.toIntExact(probs.length()));
             double[] aa = arena.doubles(Math.toIntExact(a.length()));
-            DoubleKernels.attention(Host.doubles(qkvOut, arena), mask == null ? null : Host.doubles(mask, arena),
+            DoubleKernels.attention(arena.doublesOf(qkvOut), mask == null ? null : arena.doublesOf(mask),
                     perExample, pa, aa, b, t, d, heads, causal);
             Host.write(pa, probs);
             Host.write(aa, a);
@@ -277,13 +278,13 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         INDArray g = Tensors.contiguous(dA);
         if (type == DataType.FLOAT) {
             float[] dq = arena.floats(Math.toIntExact(dQkv.length()));
-            FloatKernels.attentionBackward(Host.floats(qkvOut, arena), Host.floats(probs, arena),
-                    Host.floats(g, arena), dq, b, t, d, heads, causal);
+            FloatKernels.attentionBackward(arena.floatsOf(qkvOut), arena.floatsOf(probs),
+                    arena.floatsOf(g), dq, b, t, d, heads, causal);
             Host.write(dq, dQkv);
         } else {
             double[] dq = arena.doubles(Math.toIntExact(dQkv.length()));
-            DoubleKernels.attentionBackward(Host.doubles(qkvOut, arena), Host.doubles(probs, arena),
-                    Host.doubles(g, arena), dq, b, t, d, heads, causal);
+            DoubleKernels.attentionBackward(arena.doublesOf(qkvOut), arena.doublesOf(probs),
+                    arena.doublesOf(g), dq, b, t, d, heads, causal);
             Host.write(dq, dQkv);
         }
     }

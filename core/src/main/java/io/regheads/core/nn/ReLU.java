@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Host;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -41,11 +42,11 @@ public final class ReLU implements Layer<ReLU.Cache> {
         int n = Math.toIntExact(x.length());
         if (x.dataType() == DataType.FLOAT) {
             float[] ya = arena.floats(n);
-            FloatKernels.relu(Host.floats(x, arena), ya);
+            FloatKernels.relu(arena.floatsOf(x), ya);
             Host.write(ya, y);
         } else {
             double[] ya = arena.doubles(n);
-            DoubleKernels.relu(Host.doubles(x, arena), ya);
+            DoubleKernels.relu(arena.doublesOf(x), ya);
             Host.write(ya, y);
         }
         return new Cache(y);
@@ -59,11 +60,11 @@ public final class ReLU implements Layer<ReLU.Cache> {
         int n = Math.toIntExact(dy.length());
         if (dy.dataType() == DataType.FLOAT) {
             float[] dxa = arena.floats(n);
-            FloatKernels.reluBackward(Host.floats(cache.output(), arena), Host.floats(dy, arena), dxa);
+            FloatKernels.reluBackward(arena.floatsOf(cache.output()), arena.floatsOf(dy), dxa);
             Host.write(dxa, dx);
         } else {
             double[] dxa = arena.doubles(n);
-            DoubleKernels.reluBackward(Host.doubles(cache.output(), arena), Host.doubles(dy, arena), dxa);
+            DoubleKernels.reluBackward(arena.doublesOf(cache.output()), arena.doublesOf(dy), dxa);
             Host.write(dxa, dx);
         }
         return dx;

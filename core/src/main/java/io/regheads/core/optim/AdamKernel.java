@@ -1,9 +1,8 @@
 package io.regheads.core.optim;
 
 import io.regheads.core.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Param;
-import java.nio.DoubleBuffer;
-import java.nio.FloatBuffer;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -65,7 +64,7 @@ final class AdamKernel {
         Checks.require(!params.isEmpty(), "params must not be empty, got 0 parameters");
         this.params = List.copyOf(params);
         this.decoupled = decoupled;
-        this.path = path == null ? (HostAccess.usable() ? Path.HOST_LOOP : Path.ND4J_OPS) : path;
+        this.path = path == null ? (Nd4j.getEnvironment().isCPU() ? Path.HOST_LOOP : Path.ND4J_OPS) : path;
         this.learningRate = config.learningRate();
         this.beta1 = config.beta1();
         this.beta2 = config.beta2();
@@ -75,8 +74,8 @@ final class AdamKernel {
         for (int i = 0; i < n; i++) {
             Param p = this.params.get(i);
             Checks.notNull("params[" + i + "]", p);
-            HostAccess.checkLayout("param " + p.name(), p.value());
-            HostAccess.checkLayout("gradient of " + p.name(), p.grad());
+            checkLayout("param " + p.name(), p.value());
+            checkLayout("gradient of " + p.name(), p.grad());
             for (int j = 0; j < i; j++) {
                 Checks.require(this.params.get(j) != p, "params must be distinct, got %s twice", p.name());
             }
@@ -156,6 +155,14 @@ final class AdamKernel {
         }
     }
 
+    /** FLOAT or DOUBLE, c-ordered and contiguous: what the host loop and the ND4J ops both accept. */
+    static void checkLayout(String name, INDArray a) {
+        Checks.require(a.dataType() == DataType.FLOAT || a.dataType() == DataType.DOUBLE,
+                "%s must have data type FLOAT or DOUBLE, got %s", name, a.dataType());
+        Checks.require(Host.hostLayout(a), "%s must be contiguous (c order, element-wise stride 1), got ordering %s, "
+                + "stride %s", name, a.ordering(), a.elementWiseStride());
+    }
+
     private float[] pScratch = new float[0];
     private float[] gScratch = new float[0];
 
@@ -172,9 +179,8 @@ final class AdamKernel {
         }
         float[] w = pScratch;
         float[] g = gScratch;
-        FloatBuffer pv = HostAccess.floats(p.value());
-        pv.get(HostAccess.base(p.value()), w, 0, n);
-        HostAccess.floats(p.grad()).get(HostAccess.base(p.grad()), g, 0, n);
+        Host.read(p.value(), 0, w, 0, n);
+        Host.read(p.grad(), 0, g, 0, n);
         float b1 = (float) beta1, b2 = (float) beta2, c1 = (float) (1 - beta1), c2 = (float) (1 - beta2);
         float eps = (float) epsilon, fl2 = (float) l2, fshrink = (float) shrink, step = (float) stepSize;
         float bc = (float) invSqrtBc2;
@@ -187,25 +193,24 @@ final class AdamKernel {
             v[j] = vj;
             w[j] = wj * fshrink - step * mj / ((float) Math.sqrt(vj) * bc + eps);
         }
-        pv.put(HostAccess.base(p.value()), w, 0, n);
+        Host.write(w, 0, n, p.value(), 0);
     }
 
     private void hostDouble(Param p, double[] m, double[] v, double stepSize, double invSqrtBc2, double l2,
             double shrink) {
-        DoubleBuffer pv = HostAccess.doubles(p.value());
-        DoubleBuffer gv = HostAccess.doubles(p.grad());
-        int po = HostAccess.base(p.value());
-        int go = HostAccess.base(p.grad());
+        double[] pv = Host.doubles(p.value());
+        double[] gv = Host.doubles(p.grad());
         double b1 = beta1, b2 = beta2, c1 = 1 - beta1, c2 = 1 - beta2, eps = epsilon;
         for (int j = 0; j < m.length; j++) {
-            double w = pv.get(po + j);
-            double g = gv.get(go + j) + l2 * w;
+            double w = pv[j];
+            double g = gv[j] + l2 * w;
             double mj = b1 * m[j] + c1 * g;
             double vj = b2 * v[j] + c2 * g * g;
             m[j] = mj;
             v[j] = vj;
-            pv.put(po + j, w * shrink - stepSize * mj / (Math.sqrt(vj) * invSqrtBc2 + eps));
+            pv[j] = w * shrink - stepSize * mj / (Math.sqrt(vj) * invSqrtBc2 + eps);
         }
+        Host.write(pv, p.value());
     }
 
     private void nd4j(Param p, int i, double stepSize, double invSqrtBc2, double l2, double shrink) {

@@ -1,8 +1,10 @@
 package io.regheads.core.optim;
 
 import io.regheads.core.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Param;
 import java.util.List;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Gradient clipping by global norm, as {@code torch.nn.utils.clip_grad_norm_}.
@@ -25,11 +27,13 @@ public final class GradientClipping {
     public static double globalNorm(List<Param> params) {
         Checks.notNull("params", params);
         double s = 0;
-        boolean host = HostAccess.usable();
+        boolean host = Nd4j.getEnvironment().isCPU();
         for (Param p : params) {
-            HostAccess.checkLayout("gradient of " + p.name(), p.grad());
+            AdamKernel.checkLayout("gradient of " + p.name(), p.grad());
             if (host) {
-                s += HostAccess.sumOfSquares(p.grad());
+                for (double g : Host.doubles(p.grad())) {
+                    s += g * g;
+                }
             } else {
                 double n = p.grad().norm2Number().doubleValue();
                 s += n * n;
@@ -50,10 +54,14 @@ public final class GradientClipping {
         double norm = globalNorm(params);
         if (Double.isFinite(norm) && norm > maxNorm) {
             double coef = maxNorm / (norm + 1e-6);
-            boolean host = HostAccess.usable();
+            boolean host = Nd4j.getEnvironment().isCPU();
             for (Param p : params) {
                 if (host) {
-                    HostAccess.scale(p.grad(), coef);
+                    double[] g = Host.doubles(p.grad());
+                    for (int i = 0; i < g.length; i++) {
+                        g[i] *= coef;
+                    }
+                    Host.write(g, p.grad());
                 } else {
                     p.grad().muli(coef);
                 }

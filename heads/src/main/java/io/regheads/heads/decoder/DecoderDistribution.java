@@ -2,6 +2,7 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.Checks;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -132,7 +133,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
         this.ordered = tok instanceof NormalizedTokenizer;
-        this.phi = HostArrays.read(phi);
+        this.phi = Host.doubles(phi);
         Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
         this.t = w.t;

@@ -4,6 +4,7 @@ import io.regheads.core.Checks;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
+import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Embedding;
@@ -199,9 +200,9 @@ public final class DecoderHead implements RegressionHead {
             }
             ct = token.forward(prev, b, arena); // [B, T-1, d]
         }
-        double[] xs = HostArrays.read(cp.output()); // [B, T, d]: pos, then + input
-        double[] xi = HostArrays.read(ci.output());
-        double[] xt = ct == null ? null : HostArrays.read(ct.output());
+        double[] xs = Host.doubles(cp.output()); // [B, T, d]: pos, then + input
+        double[] xi = Host.doubles(ci.output());
+        double[] xt = ct == null ? null : Host.doubles(ct.output());
         for (int r = 0; r < b; r++) {
             for (int j = 0; j < d; j++) {
                 xs[(r * t) * d + j] += xi[r * d + j];
@@ -215,7 +216,7 @@ public final class DecoderHead implements RegressionHead {
             }
         }
         INDArray x = arena.get(type, b, t, d);
-        HostArrays.write(xs, x);
+        Host.write(xs, x);
         List<TransformerBlock.Cache> cb = new ArrayList<>(blocks.size());
         for (TransformerBlock block : blocks) {
             TransformerBlock.Cache c = block.forward(x, arena);
@@ -227,7 +228,7 @@ public final class DecoderHead implements RegressionHead {
         INDArray mask = null; // normalized digits: every token is allowed everywhere, no mask needed
         if (!(tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer)) {
             mask = arena.get(type, b, t, v);
-            HostArrays.write(masks(tokens, b), mask);
+            Host.write(masks(tokens, b), mask);
         }
         return new Forward(new TokenLogits(co.output(), tokenValues, mask),
                 new Cache(b, tokens.clone(), ci, ct, cp, cb, cl, co));
@@ -265,8 +266,8 @@ public final class DecoderHead implements RegressionHead {
             dx = blocks.get(i).backward(c.blocks().get(i), dx, arena);
         }
         // x[b, t] = pos[t] + (t == 0 ? phi Win + bin : emb[token[b, t-1]])
-        position.backward(c.position(), HostArrays.contiguous(dx));
-        double[] dxs = HostArrays.read(dx); // [B, T, d]
+        position.backward(c.position(), Host.contiguous(dx, dx.dataType()));
+        double[] dxs = Host.doubles(dx); // [B, T, d]
         double[] dIn = new double[b * d];
         double[] dTok = t > 1 ? new double[b * (t - 1) * d] : null;
         for (int r = 0; r < b; r++) {
@@ -277,11 +278,11 @@ public final class DecoderHead implements RegressionHead {
         }
         if (dTok != null) {
             INDArray dt = arena.get(type, b, t - 1, d);
-            HostArrays.write(dTok, dt);
+            Host.write(dTok, dt);
             token.backward(c.token(), dt);
         }
         INDArray di = arena.get(type, b, d);
-        HostArrays.write(dIn, di);
+        Host.write(dIn, di);
         return in.backward(c.in(), di, arena);
     }
 

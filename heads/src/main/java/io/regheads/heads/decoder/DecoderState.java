@@ -1,15 +1,14 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Gemm;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.ReLU;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.javacpp.FloatPointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -85,21 +84,21 @@ public final class DecoderState {
             relu = bc.activation() == TransformerBlock.Activation.RELU;
             inputWidth = h.inputWidth();
             inW = h.in().weight().value().dup('c');
-            inB = HostArrays.read(h.in().bias().value());
-            tokE = HostArrays.read(h.token().weight().value());
-            posE = HostArrays.read(h.position().weight().value());
+            inB = Host.doubles(h.in().bias().value());
+            tokE = Host.doubles(h.token().weight().value());
+            posE = Host.doubles(h.position().weight().value());
             for (TransformerBlock b : h.blocks()) {
-                layers.add(new Layer(HostArrays.read(b.ln1().gain().value()), HostArrays.read(b.ln1().bias().value()),
-                        b.attention().qkv().weight().value().dup('c'), HostArrays.read(b.attention().qkv().bias().value()),
-                        b.attention().out().weight().value().dup('c'), HostArrays.read(b.attention().out().bias().value()),
-                        HostArrays.read(b.ln2().gain().value()), HostArrays.read(b.ln2().bias().value()),
-                        b.fc1().weight().value().dup('c'), HostArrays.read(b.fc1().bias().value()),
-                        b.fc2().weight().value().dup('c'), HostArrays.read(b.fc2().bias().value())));
+                layers.add(new Layer(Host.doubles(b.ln1().gain().value()), Host.doubles(b.ln1().bias().value()),
+                        b.attention().qkv().weight().value().dup('c'), Host.doubles(b.attention().qkv().bias().value()),
+                        b.attention().out().weight().value().dup('c'), Host.doubles(b.attention().out().bias().value()),
+                        Host.doubles(b.ln2().gain().value()), Host.doubles(b.ln2().bias().value()),
+                        b.fc1().weight().value().dup('c'), Host.doubles(b.fc1().bias().value()),
+                        b.fc2().weight().value().dup('c'), Host.doubles(b.fc2().bias().value())));
             }
-            lnfG = HostArrays.read(h.lnf().gain().value());
-            lnfB = HostArrays.read(h.lnf().bias().value());
+            lnfG = Host.doubles(h.lnf().gain().value());
+            lnfB = Host.doubles(h.lnf().bias().value());
             outW = h.out().weight().value().dup('c');
-            outB = HostArrays.read(h.out().bias().value());
+            outB = Host.doubles(h.out().bias().value());
             // first layer, positions >= 1: the input is tokE[token] + posE[pos], so LN1, q, k and the per-head
             // projected values depend on (pos, token) only: one table row each (row pos * V + token)
             int rows = t * v;
@@ -522,12 +521,11 @@ public final class DecoderState {
         int d = w.d;
         float[] hf = new float[n * d];
         layerNormFloat(x, n, w.lnfG, w.lnfB, hf);
-        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
-        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray xa = Host.create(hf, n, d);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, w.v);
         Gemm.gemm(xa, w.outW, ya, false, false, 1.0, 0.0);
         float[] z = new float[n * w.v];
-        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, z, 0, z.length);
+        Host.read(ya, z);
         double[] out = new double[z.length];
         for (int r = 0; r < n; r++) {
             int o = r * w.v;
@@ -585,13 +583,11 @@ public final class DecoderState {
         int ff = w.ff;
         float[] hf = new float[n * d];
         layerNormFloat(x, n, L.ln2G(), L.ln2B(), hf);
-        INDArray xa = Nd4j.create(DataType.FLOAT, n, d);
-        ((FloatPointer) xa.data().pointer()).asBuffer().put(0, hf, 0, hf.length);
+        INDArray xa = Host.create(hf, n, d);
         INDArray fa = Nd4j.create(DataType.FLOAT, n, ff);
         Gemm.gemm(xa, L.fc1W(), fa, false, false, 1.0, 0.0);
         float[] f = new float[n * ff];
-        FloatBuffer fb = ((FloatPointer) fa.data().pointer()).asBuffer();
-        fb.get(0, f, 0, f.length);
+        Host.read(fa, f);
         float[] b1 = L.fc1BF();
         for (int r = 0; r < n; r++) {
             int o = r * ff;
@@ -605,10 +601,10 @@ public final class DecoderState {
         } else {
             GELU.tanhFormFloat(f, act);
         }
-        fb.put(0, act, 0, act.length);
+        Host.write(act, fa);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, d);
         Gemm.gemm(fa, L.fc2W(), ya, false, false, 1.0, 0.0);
-        ((FloatPointer) ya.data().pointer()).asBuffer().get(0, hf, 0, hf.length);
+        Host.read(ya, hf);
         double[] b2 = L.fc2B();
         for (int r = 0; r < n; r++) {
             int o = r * d;
@@ -655,10 +651,10 @@ public final class DecoderState {
 
     /** {@code x [rows, in] W [in, out] + b} through Gemm.gemm in the given type (bias may be null). */
     static double[] gemm(double[] x, int rows, int in, INDArray wt, int out, double[] bias, DataType type) {
-        INDArray xa = HostArrays.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), type, rows, in);
+        INDArray xa = Host.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), type, rows, in);
         INDArray ya = Nd4j.create(type, rows, out);
         Gemm.gemm(xa, wt, ya, false, false, 1.0, 0.0);
-        double[] y = HostArrays.read(ya);
+        double[] y = Host.doubles(ya);
         if (bias != null) {
             for (int r = 0; r < rows; r++) {
                 int o = r * out;

@@ -4,11 +4,11 @@ import io.regheads.core.Checks;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
+import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
-import io.regheads.core.nn.Vec;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.rng.simple.RandomSource;
@@ -151,16 +151,16 @@ public final class HistogramHead implements RegressionHead {
         INDArray logits = proj.forward(phi, Arena.none()).output(); // [B, n]
         int b = (int) logits.size(0);
         int n = config.bins();
-        Vec v = Vec.of(logits);
+        double[] v = Host.doubles(logits); // [B * n]
         double[][] p = new double[b][n];
         for (int i = 0; i < b; i++) {
             double max = Double.NEGATIVE_INFINITY;
             for (int j = 0; j < n; j++) {
-                max = Math.max(max, v.get(i * n + j));
+                max = Math.max(max, v[i * n + j]);
             }
             double s = 0;
             for (int j = 0; j < n; j++) {
-                p[i][j] = Math.exp(v.get(i * n + j) - max);
+                p[i][j] = Math.exp(v[i * n + j] - max);
                 s += p[i][j];
             }
             for (int j = 0; j < n; j++) {

@@ -4,11 +4,11 @@ import io.regheads.core.Checks;
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
-import io.regheads.core.nn.Vec;
 import java.util.List;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -85,19 +85,22 @@ public final class MixtureHead implements RegressionHead {
         INDArray w = arena.get(type, b, k); // [B, K]
         INDArray mu = arena.get(type, b, k); // [B, K]
         INDArray sd = arena.get(type, b, k); // [B, K]
-        Vec raw = Vec.of(c.output()); // [B, 3K]
-        Vec vw = Vec.of(w);
-        Vec vm = Vec.of(mu);
-        Vec vs = Vec.of(sd);
+        double[] raw = Host.doubles(c.output()); // [B, 3K]
+        double[] vw = new double[b * k];
+        double[] vm = new double[b * k];
+        double[] vs = new double[b * k];
         for (int i = 0; i < b; i++) {
             int r = i * 3 * k;
             for (int j = 0; j < k; j++) {
-                vw.set(i * k + j, raw.get(r + j));
-                vm.set(i * k + j, raw.get(r + k + j));
-                double s = raw.get(r + 2 * k + j);
-                vs.set(i * k + j, s > 0 ? s + 1 : Math.exp(s)); // ELU(s) + 1
+                vw[i * k + j] = raw[r + j];
+                vm[i * k + j] = raw[r + k + j];
+                double s = raw[r + 2 * k + j];
+                vs[i * k + j] = s > 0 ? s + 1 : Math.exp(s); // ELU(s) + 1
             }
         }
+        Host.write(vw, w);
+        Host.write(vm, mu);
+        Host.write(vs, sd);
         return new Forward(new GaussianMixture(w, mu, sd), new Cache(c));
     }
 
@@ -109,28 +112,30 @@ public final class MixtureHead implements RegressionHead {
         int b = d.batchSize();
         int k = config.components();
         INDArray dRaw = arena.get(c.output().dataType(), c.output().shape()); // [B, 3K]
-        Vec raw = Vec.of(c.output());
-        Vec dr = Vec.of(dRaw);
-        Vec dw = Vec.of(d.weightLogits());
-        Vec dm = Vec.of(d.means());
-        Vec ds = Vec.of(d.stds());
+        double[] raw = Host.doubles(c.output()); // [B, 3K]
+        double[] dr = new double[raw.length];
+        double[] dw = Host.doubles(Host.contiguous(d.weightLogits(), dRaw.dataType())); // [B, K]
+        double[] dm = Host.doubles(Host.contiguous(d.means(), dRaw.dataType()));
+        double[] ds = Host.doubles(Host.contiguous(d.stds(), dRaw.dataType()));
         for (int i = 0; i < b; i++) {
             int r = i * 3 * k;
             for (int j = 0; j < k; j++) {
-                dr.set(r + j, dw.get(i * k + j));
-                dr.set(r + k + j, dm.get(i * k + j));
-                double s = raw.get(r + 2 * k + j);
+                dr[r + j] = dw[i * k + j];
+                dr[r + k + j] = dm[i * k + j];
+                double s = raw[r + 2 * k + j];
                 // sigma = ELU(s) + 1  ->  d sigma / ds = 1 (s > 0) or exp(s)
-                dr.set(r + 2 * k + j, ds.get(i * k + j) * (s > 0 ? 1 : Math.exp(s)));
+                dr[r + 2 * k + j] = ds[i * k + j] * (s > 0 ? 1 : Math.exp(s));
             }
         }
+        Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
     }
 
     @Override
     public MixtureDistribution distribution(INDArray phi) {
         GaussianMixture g = (GaussianMixture) forward(phi, null, Arena.none()).output();
-        return MixtureDistribution.fromLogits(Vec.toMatrix(g.weightLogits()), Vec.toMatrix(g.means()), Vec.toMatrix(g.stds()));
+        return MixtureDistribution.fromLogits(Host.matrix(g.weightLogits()), Host.matrix(g.means()),
+                Host.matrix(g.stds()));
     }
 
     @Override

@@ -4,11 +4,11 @@ import io.regheads.core.Checks;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
+import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
-import io.regheads.core.nn.Vec;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.Arrays;
 import java.util.List;
@@ -86,10 +86,11 @@ public final class PointwiseHead implements RegressionHead {
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
         if (config.sigmoid()) {
-            Vec v = Vec.of(values);
-            for (int i = 0; i < values.length(); i++) {
-                v.set(i, 1 / (1 + Math.exp(-v.get(i))));
+            double[] v = Host.doubles(values);
+            for (int i = 0; i < v.length; i++) {
+                v[i] = 1 / (1 + Math.exp(-v[i]));
             }
+            Host.write(v, values);
         }
         return new Forward(new Scalar(values), c);
     }
@@ -101,13 +102,14 @@ public final class PointwiseHead implements RegressionHead {
         INDArray d = ((Scalar) dOutput).values();
         int b = (int) d.length();
         INDArray dRaw = arena.get(c.output().dataType(), b, 1); // [B, 1]
-        Vec out = Vec.of(((Scalar) forward.output()).values());
-        Vec dv = Vec.of(d);
-        Vec dr = Vec.of(dRaw);
+        double[] out = Host.doubles(((Scalar) forward.output()).values()); // [B]
+        double[] dv = Host.doubles(Host.contiguous(d, dRaw.dataType())); // [B]
+        double[] dr = new double[b];
         for (int i = 0; i < b; i++) {
-            double s = out.get(i); // the output: sigmoid(z) when squashing
-            dr.set(i, config.sigmoid() ? dv.get(i) * s * (1 - s) : dv.get(i));
+            double s = out[i]; // the output: sigmoid(z) when squashing
+            dr[i] = config.sigmoid() ? dv[i] * s * (1 - s) : dv[i];
         }
+        Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
     }
 

@@ -1,7 +1,7 @@
 package io.regheads.heads.text;
 
 import io.regheads.core.Checks;
-import io.regheads.core.nn.Vec;
+import io.regheads.core.internal.Host;
 import io.regheads.tokenizers.text.XValEncoding;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -177,21 +177,21 @@ public record SequenceBatch(int batch, int length, int[] tokens, double[] number
         Checks.rank("rows", rows, 2);
         Checks.require(rows.size(1) == 2L * length, "rows must have width 2L = %d, got %d", 2 * length, rows.size(1));
         int b = Math.toIntExact(rows.size(0));
-        Vec v = Vec.of(rows);
+        double[] v = Host.doubles(rows); // [B * 2L]
         int[] tok = new int[b * length];
         double[] num = new double[b * length];
         int[] len = new int[b];
         for (int i = 0; i < b; i++) {
             int n = 0;
             for (int t = 0; t < length; t++) {
-                double id = v.get(i * 2 * length + t);
+                double id = v[i * 2 * length + t];
                 int k = (int) id;
                 if (k != id || k < 0) {
                     throw new IllegalArgumentException("token id at row " + i + ", position " + t
                             + " must be a non-negative integer, got " + id);
                 }
                 tok[i * length + t] = k;
-                num[i * length + t] = v.get(i * 2 * length + length + t);
+                num[i * length + t] = v[i * 2 * length + length + t];
                 if (k != PAD && n == t) {
                     n++;
                 }

@@ -1,13 +1,13 @@
 package io.regheads.heads.text;
 
 import io.regheads.core.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Embedding;
 import io.regheads.core.nn.LayerNorm;
 import io.regheads.core.nn.MultiHeadSelfAttention;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
-import io.regheads.core.nn.Vec;
 import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -148,10 +148,10 @@ public final class SequenceEncoder {
         Embedding.Cache te = token.forward(ids, b, arena); // [B, T, d]
         Embedding.Cache pe = position.forward(pos, b, arena); // [B, T, d]
         INDArray h0 = arena.get(type, b, t, d); // [B, T, d]
-        Vec e = Vec.of(te.output());
-        Vec p = Vec.of(pe.output());
-        Vec h = Vec.of(h0);
-        Vec m = num == null ? null : Vec.of(num.value());
+        double[] e = Host.doubles(te.output()); // [B * T * d]
+        double[] p = Host.doubles(pe.output());
+        double[] h = new double[b * t * d];
+        double[] m = num == null ? null : Host.doubles(num.value()); // [2k + 1, d]
         int k = config.scales();
         double[] c = new double[2 * k + 1];
         for (int i = 0; i < b; i++) {
@@ -161,24 +161,25 @@ public final class SequenceEncoder {
                 double x = batch.number(i, u);
                 if (isNum && config.numbers() == NumberEmbedding.XVAL) {
                     for (int j = 0; j < d; j++) {
-                        h.set(row + j, x * e.get(row + j) + p.get(row + j));
+                        h[row + j] = x * e[row + j] + p[row + j];
                     }
                 } else if (isNum && config.numbers() == NumberEmbedding.XVAL_MULTISCALE) {
                     coefficients(x, c);
                     for (int j = 0; j < d; j++) {
-                        double s = p.get(row + j);
+                        double s = p[row + j];
                         for (int q = 0; q < c.length; q++) {
-                            s += c[q] * m.get(q * d + j);
+                            s += c[q] * m[q * d + j];
                         }
-                        h.set(row + j, s);
+                        h[row + j] = s;
                     }
                 } else {
                     for (int j = 0; j < d; j++) {
-                        h.set(row + j, e.get(row + j) + p.get(row + j));
+                        h[row + j] = e[row + j] + p[row + j];
                     }
                 }
             }
         }
+        Host.write(h, h0);
         return new Embedded(te, pe, h0);
     }
 
@@ -201,15 +202,16 @@ public final class SequenceEncoder {
         int b = batch.batch();
         int t = batch.length();
         INDArray mask = arena.get(type, b, t, t); // [B, T, T]
-        Vec mv = Vec.of(mask);
+        double[] mv = new double[b * t * t];
         for (int i = 0; i < b; i++) {
             int len = batch.lengthOf(i);
             for (int r = 0; r < t; r++) {
                 for (int u = 0; u < t; u++) {
-                    mv.set((i * t + r) * t + u, u < len ? 0.0 : Double.NEGATIVE_INFINITY);
+                    mv[(i * t + r) * t + u] = u < len ? 0.0 : Double.NEGATIVE_INFINITY;
                 }
             }
         }
+        Host.write(mv, mask);
         INDArray x = em.embedded();
         List<TransformerBlock.Cache> caches = new ArrayList<>(blocks.size());
         for (TransformerBlock blk : blocks) {
@@ -219,18 +221,19 @@ public final class SequenceEncoder {
         }
         LayerNorm.Cache cl = lnf.forward(x, arena); // [B, T, d]
         INDArray phi = arena.get(type, b, d); // [B, d]
-        Vec o = Vec.of(cl.output());
-        Vec f = Vec.of(phi);
+        double[] o = Host.doubles(cl.output()); // [B * T * d]
+        double[] f = new double[b * d];
         for (int i = 0; i < b; i++) {
             int len = batch.lengthOf(i);
             for (int j = 0; j < d; j++) {
                 double s = 0;
                 for (int u = 0; u < len; u++) {
-                    s += o.get((i * t + u) * d + j);
+                    s += o[(i * t + u) * d + j];
                 }
-                f.set(i * d + j, s / len);
+                f[i * d + j] = s / len;
             }
         }
+        Host.write(f, phi);
         return new Cache(batch, em.tokens(), em.positions(), em.embedded(), mask,
                 Collections.unmodifiableList(caches), cl, phi);
     }
@@ -249,16 +252,17 @@ public final class SequenceEncoder {
         int t = batch.length();
         // phi[b] = mean_{u < len} o[b, u]
         INDArray dO = arena.get(type, b, t, d); // [B, T, d]
-        Vec g = Vec.of(dPhi.dup('c'));
-        Vec dov = Vec.of(dO);
+        double[] g = Host.doubles(dPhi); // [B * d]
+        double[] dov = new double[b * t * d];
         for (int i = 0; i < b; i++) {
             int len = batch.lengthOf(i);
             for (int u = 0; u < t; u++) {
                 for (int j = 0; j < d; j++) {
-                    dov.set((i * t + u) * d + j, u < len ? g.get(i * d + j) / len : 0.0);
+                    dov[(i * t + u) * d + j] = u < len ? g[i * d + j] / len : 0.0;
                 }
             }
         }
+        Host.write(dov, dO);
         INDArray dx = lnf.backward(cache.lnf(), dO, arena);
         for (int l = blocks.size() - 1; l >= 0; l--) {
             dx = blocks.get(l).backward(cache.blocks().get(l), dx, arena);
@@ -266,9 +270,9 @@ public final class SequenceEncoder {
         // h0 = x E[tok] (+ ...) + P[t]
         position.backward(cache.positions(), dx);
         INDArray dE = arena.get(type, b, t, d); // [B, T, d]
-        Vec dh = Vec.of(dx);
-        Vec de = Vec.of(dE);
-        Vec dm = num == null ? null : Vec.of(num.grad());
+        double[] dh = Host.doubles(dx); // [B * T * d]
+        double[] de = new double[b * t * d];
+        double[] dm = num == null ? null : Host.doubles(num.grad()); // [2k + 1, d], accumulated
         int[] ids = cache.tokens().ids();
         int k = config.scales();
         double[] c = new double[2 * k + 1];
@@ -279,23 +283,27 @@ public final class SequenceEncoder {
                 double x = batch.number(i, u);
                 if (isNum && config.numbers() == NumberEmbedding.XVAL) {
                     for (int j = 0; j < d; j++) {
-                        de.set(row + j, x * dh.get(row + j));
+                        de[row + j] = x * dh[row + j];
                     }
                 } else if (isNum && config.numbers() == NumberEmbedding.XVAL_MULTISCALE) {
                     coefficients(x, c);
                     for (int j = 0; j < d; j++) {
-                        double gj = dh.get(row + j);
-                        de.set(row + j, 0.0);
+                        double gj = dh[row + j];
+                        de[row + j] = 0.0;
                         for (int q = 0; q < c.length; q++) {
-                            dm.add(q * d + j, c[q] * gj);
+                            dm[q * d + j] += c[q] * gj;
                         }
                     }
                 } else {
                     for (int j = 0; j < d; j++) {
-                        de.set(row + j, dh.get(row + j));
+                        de[row + j] = dh[row + j];
                     }
                 }
             }
+        }
+        Host.write(de, dE);
+        if (dm != null) {
+            Host.write(dm, num.grad());
         }
         token.backward(cache.tokens(), dE);
     }

@@ -5,12 +5,12 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
+import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
-import io.regheads.core.nn.Vec;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -140,24 +140,23 @@ public final class XValHead implements RegressionHead {
         GELU.Cache cg = gelu.forward(c1.output(), arena); // [B, H]
         Linear.Cache c2 = fc2.forward(cg.output(), arena); // [B, 1 or 2]
         Cache cache = new Cache(c1, cg, c2);
-        Vec o = Vec.of(c2.output());
+        double[] o = Host.doubles(c2.output()); // [B * (1 or 2)]
         if (!config.learnedVariance()) {
             INDArray values = arena.get(type, b); // [B]
-            Vec v = Vec.of(values);
-            for (int i = 0; i < b; i++) {
-                v.set(i, o.get(i));
-            }
+            Host.write(o, values);
             return new Forward(new Scalar(values), cache);
         }
         INDArray logits = arena.zeros(type, b, 1); // [B, 1]
         INDArray means = arena.get(type, b, 1); // [B, 1]
         INDArray stds = arena.get(type, b, 1); // [B, 1]
-        Vec m = Vec.of(means);
-        Vec s = Vec.of(stds);
+        double[] m = new double[b];
+        double[] s = new double[b];
         for (int i = 0; i < b; i++) {
-            m.set(i, o.get(2 * i));
-            s.set(i, softplus(o.get(2 * i + 1)) + MIN_STD);
+            m[i] = o[2 * i];
+            s[i] = softplus(o[2 * i + 1]) + MIN_STD;
         }
+        Host.write(m, means);
+        Host.write(s, stds);
         return new Forward(new GaussianMixture(logits, means, stds), cache);
     }
 
@@ -174,28 +173,29 @@ public final class XValHead implements RegressionHead {
         INDArray out = c.fc2().output(); // [B, 1 or 2]
         int b = Math.toIntExact(out.size(0));
         INDArray dOut = arena.get(type, out.shape());
-        Vec dov = Vec.of(dOut);
+        double[] dov = new double[Math.toIntExact(out.length())];
         if (!config.learnedVariance()) {
             Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
                     dOutput.getClass().getSimpleName());
-            Vec dv = Vec.of(((Scalar) dOutput).values());
+            double[] dv = Host.doubles(((Scalar) dOutput).values()); // [B]
             for (int i = 0; i < b; i++) {
-                dov.set(i, dv.get(i)); // y_hat = o[:, 0]
+                dov[i] = dv[i]; // y_hat = o[:, 0]
             }
         } else {
             Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s",
                     dOutput.getClass().getSimpleName());
             GaussianMixture g = (GaussianMixture) dOutput;
-            Vec dm = Vec.of(g.means());
-            Vec ds = Vec.of(g.stds());
-            Vec o = Vec.of(out);
+            double[] dm = Host.doubles(g.means()); // [B]
+            double[] ds = Host.doubles(g.stds());
+            double[] o = Host.doubles(out); // [B * 2]
             for (int i = 0; i < b; i++) {
-                dov.set(2 * i, dm.get(i));
+                dov[2 * i] = dm[i];
                 // sigma = softplus(z) + MIN_STD  ->  dz = dSigma * sigmoid(z)
-                double z = o.get(2 * i + 1);
-                dov.set(2 * i + 1, ds.get(i) / (1 + Math.exp(-z)));
+                double z = o[2 * i + 1];
+                dov[2 * i + 1] = ds[i] / (1 + Math.exp(-z));
             }
         }
+        Host.write(dov, dOut);
         INDArray da = fc2.backward(c.fc2(), dOut, arena);
         da = gelu.backward(c.gelu(), da, arena);
         return fc1.backward(c.fc1(), da, arena);

@@ -10,7 +10,7 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
-import io.regheads.core.nn.Vec;
+import io.regheads.core.internal.Host;
 import io.regheads.core.optim.AdamW;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -104,13 +104,15 @@ class DecoderRiskTest {
             RegressionHead.Forward fw = head.forward(phi, t, arena);
             HeadOutput g = fw.output().zerosLike(arena);
             ce.accumulate(fw.output(), t, 1.0, g, new double[u]);
-            Vec gv = Vec.of(((TokenLogits) g).logits());
+            INDArray gl = ((TokenLogits) g).logits();
+            double[] gv = Host.doubles(gl);
             int per = k * 2;
             for (int i = 0; i < u; i++) {
                 for (int j = 0; j < per; j++) {
-                    gv.set(i * per + j, gv.get(i * per + j) * weight[i]);
+                    gv[i * per + j] *= weight[i];
                 }
             }
+            Host.write(gv, gl);
             head.backward(fw, g, arena);
             opt.step();
         }

@@ -22,8 +22,9 @@
  * norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
  * arena-held Java arrays ({@link io.regheads.core.nn.Arena#floats}), loop, and copy back; reshaped views come from
  * {@link io.regheads.core.nn.Arena#view}. After the first step of a steady loop nothing is allocated but small Java
- * objects. Those kernels read host memory and therefore assume the CPU backend; attention keeps an ND4J-ops path for
- * other backends. Measured figures: {@code docs/perf-engine.md}.
+ * objects. Host copies go through the project's one host-access layer, which keeps each array alive for the whole
+ * copy and synchronises host and device on a device backend, so the kernels are also correct (if slower) on CUDA;
+ * attention keeps an ND4J-ops path as well. Measured figures: {@code docs/perf-engine.md}.
  *
  * <p>Argument policy: shapes, ranks and data types are always checked (O(1)) and raise {@link
  * java.lang.IllegalArgumentException} naming the argument, the rule and the value. Values are not scanned for

@@ -1,6 +1,6 @@
 package io.regheads.bench;
 
-import io.regheads.bench.peer.PeerComparison;
+import io.regheads.app.peer.PeerComparison;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;

@@ -1,11 +1,11 @@
 package io.regheads.losses;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
+import io.regheads.core.loss.Targets;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

@@ -1,10 +1,10 @@
 package io.regheads.losses;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import java.util.Arrays;

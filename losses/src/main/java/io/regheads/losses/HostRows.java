@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -3,6 +3,7 @@ package io.regheads.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.regheads.core.internal.Host;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

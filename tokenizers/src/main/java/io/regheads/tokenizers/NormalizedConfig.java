@@ -1,6 +1,7 @@
 package io.regheads.tokenizers;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
+import io.regheads.tokenizers.internal.SignificantDigits;
 
 /**
  * Configuration of a {@link NormalizedTokenizer}: base B and length K. Rules: {@code 2 <= B <= 4096},

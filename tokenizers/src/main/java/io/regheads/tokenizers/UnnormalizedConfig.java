@@ -1,6 +1,7 @@
 package io.regheads.tokenizers;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
+import io.regheads.tokenizers.internal.SignificantDigits;
 
 /**
  * Configuration of an {@link UnnormalizedTokenizer}: base B, exponent digits E, mantissa digits M, and whether the

@@ -1,8 +1,9 @@
 package io.regheads.tokenizers;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.internal.SignificantDigits;
 import java.util.Arrays;
 
 /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.regheads.tokenizers.internal.SignificantDigits;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.SplittableRandom;

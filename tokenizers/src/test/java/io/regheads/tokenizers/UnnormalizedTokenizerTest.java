@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.token.Interval;
+import io.regheads.tokenizers.internal.SignificantDigits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package io.regheads.core.data;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 
 /**
  * Per-column standardisation of features: {@code z = (x - mean) / scale}, fitted on training rows only.

@@ -1,6 +1,6 @@
 package io.regheads.core.dist;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**

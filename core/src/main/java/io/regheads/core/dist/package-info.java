@@ -3,6 +3,6 @@
  *
  * <p>{@link io.regheads.core.dist.PredictiveDistribution} (batched: B rows), {@link
  * io.regheads.core.dist.AffineTransformed} (reporting in original y units with the Jacobian correction) and
- * {@link io.regheads.core.dist.StdNormal} (tail-accurate normal functions).
+ * {@link io.regheads.core.internal.StdNormal} (tail-accurate normal functions).
  */
 package io.regheads.core.dist;

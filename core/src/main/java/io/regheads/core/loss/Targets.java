@@ -1,6 +1,6 @@
 package io.regheads.core.loss;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 
 /**
  * What a loss compares a head output with. Heads build their own targets from y ({@code

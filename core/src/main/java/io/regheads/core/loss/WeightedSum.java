@@ -1,7 +1,7 @@
 package io.regheads.core.loss;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.internal.Checks;
 import java.util.ArrayList;
 import java.util.List;
 

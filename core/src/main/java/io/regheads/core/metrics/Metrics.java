@@ -1,6 +1,6 @@
 package io.regheads.core.metrics;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,8 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Activations;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.Checks;
 import java.util.List;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -49,27 +50,6 @@ public final class GELU implements Layer<GELU.Cache> {
     private static final NormalDistribution STANDARD_NORMAL = NormalDistribution.of(0, 1);
 
     private final Form form;
-
-    /**
-     * The tanh-form GELU of one value exactly as the float training kernel computes it ({@code 0.5 u (1 +
-     * tanh(sqrt(2/pi) (u + 0.044715 u^3)))} with the float-accurate rational tanh), for code that evaluates a
-     * trained float model outside the layer (the decoder's key/value-cached inference) and must match it.
-     */
-    public static float tanhFormFloat(float u) {
-        return 0.5f * u * (1 + Activations.fastTanh((float) Math.sqrt(2.0 / Math.PI) * (u + 0.044715f * u * u * u)));
-    }
-
-    /**
-     * {@code y[i] = tanhFormFloat(x[i])} bit for bit, as one flat loop the JIT vectorises (about 1 ns per element;
-     * the scalar method called per value from code that does not vectorise costs tens of ns, its clamp being
-     * branchy on random signs).
-     *
-     * @param x input, not modified
-     * @param y output, at least as long as x
-     */
-    public static void tanhFormFloat(float[] x, float[] y) {
-        Activations.geluTanh(x, y);
-    }
 
     public GELU(Form form) {
         this.form = Checks.notNull("form", form);

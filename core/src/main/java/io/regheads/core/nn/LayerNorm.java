@@ -1,7 +1,7 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.Checks;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -1,7 +1,8 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
-import io.regheads.core.Checks;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -1,6 +1,6 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 
 /**
  * Sizes and seed of the default encoder {@code phi(x)} ({@link MlpEncoder}).

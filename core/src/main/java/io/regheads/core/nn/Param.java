@@ -1,7 +1,7 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.Checks;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

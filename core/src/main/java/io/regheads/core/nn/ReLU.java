@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Activations;
 import io.regheads.core.internal.Host;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -23,17 +24,6 @@ public final class ReLU implements Layer<ReLU.Cache> {
     }
 
     /** @throws IllegalArgumentException if the input is null, empty, or not FLOAT/DOUBLE */
-    /**
-     * {@code y[i] = max(x[i], 0)} on host arrays, exactly as the layer computes it (for code that evaluates a trained
-     * float model outside the layer, such as the decoder's cached inference).
-     *
-     * @param x input, not modified
-     * @param y output, at least as long as x
-     */
-    public static void apply(float[] x, float[] y) {
-        FloatKernels.relu(x, y);
-    }
-
     @Override
     public Cache forward(INDArray input, Arena arena) {
         Activations.checkInput(input);

@@ -1,6 +1,6 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;

@@ -1,6 +1,6 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -17,7 +17,7 @@
  * <p>Data types: every layer works in the data type of its parameters, FLOAT for training and DOUBLE for gradient
  * checks; inputs of another type are rejected (no silent casts).
  *
- * <p>Speed: matrix products go through {@link io.regheads.core.nn.Gemm} (direct OpenBLAS on the CPU backend,
+ * <p>Speed: matrix products go through {@link io.regheads.core.internal.Gemm} (direct OpenBLAS on the CPU backend,
  * {@code Nd4j.gemm} elsewhere) into arena buffers (transposes by flags, gradients accumulated by beta = 1); layer
  * norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
  * arena-held Java arrays ({@link io.regheads.core.nn.Arena#floats}), loop, and copy back; reshaped views come from
@@ -36,3 +36,5 @@
  * {@code nn.Embedding} N(0, 1), LayerNorm gain 1 and bias 0.
  */
 package io.regheads.core.nn;
+
+import io.regheads.core.internal.Host;

@@ -1,6 +1,6 @@
 package io.regheads.core.train;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 
 /**
  * Settings of a {@link Trainer} run. Validated on construction; {@link #toString()} doubles as provenance.

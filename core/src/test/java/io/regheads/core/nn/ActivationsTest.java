@@ -1,5 +1,6 @@
 package io.regheads.core.nn;
 
+import io.regheads.core.internal.Activations;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

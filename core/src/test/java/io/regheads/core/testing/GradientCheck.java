@@ -1,5 +1,6 @@
 package io.regheads.core.testing;
 
+import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Layer;
 import io.regheads.core.nn.Param;

@@ -1,6 +1,6 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
 

@@ -1,7 +1,7 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.Checks;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
@@ -171,7 +171,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /** A fresh key/value-cached decoder at position 0 for every row. */
-    public DecoderState start() {
+    DecoderState start() {
         return DecoderState.start(w, phi, b);
     }
 

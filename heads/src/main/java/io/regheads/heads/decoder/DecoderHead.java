@@ -1,9 +1,9 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;

@@ -1,8 +1,9 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Activations;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
-import io.regheads.core.nn.Gemm;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.ReLU;
 import io.regheads.core.nn.TransformerBlock;
@@ -26,7 +27,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Shapes: {@code logits [N * V]} row-major; caches {@code [N, T, d]} per layer. Not thread-safe (mutable);
  * the weights snapshot it reads is immutable and shared.
  */
-public final class DecoderState {
+final class DecoderState {
 
     /** An immutable snapshot of a head's parameters for inference. */
     static final class Weights {
@@ -597,9 +598,9 @@ public final class DecoderState {
         }
         float[] act = new float[f.length];
         if (w.relu) {
-            ReLU.apply(f, act);
+            Activations.relu(f, act);
         } else {
-            GELU.tanhFormFloat(f, act);
+            Activations.geluTanh(f, act);
         }
         Host.write(act, fa);
         INDArray ya = Nd4j.create(DataType.FLOAT, n, d);

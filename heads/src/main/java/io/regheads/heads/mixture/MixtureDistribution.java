@@ -1,8 +1,8 @@
 package io.regheads.heads.mixture;
 
-import io.regheads.core.Checks;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.dist.StdNormal;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;

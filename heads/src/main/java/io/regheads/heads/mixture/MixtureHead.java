@@ -1,9 +1,9 @@
 package io.regheads.heads.mixture;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;

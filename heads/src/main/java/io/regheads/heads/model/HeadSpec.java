@@ -1,15 +1,15 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.Checks;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.nn.TransformerBlock;
+import io.regheads.heads.decoder.DecoderConfig;
+import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramHead;
 import io.regheads.heads.mixture.MixtureHead;
 import io.regheads.heads.pointwise.PointwiseHead;
-import io.regheads.core.nn.TransformerBlock;
-import io.regheads.heads.decoder.DecoderConfig;
-import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.tokenizers.NormalizedConfig;
 import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.UnnormalizedConfig;

@@ -1,6 +1,6 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.losses.Losses;
 import java.util.Locale;

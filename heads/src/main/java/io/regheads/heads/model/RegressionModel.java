@@ -1,6 +1,5 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.Checks;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
@@ -8,6 +7,7 @@ import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;

@@ -1,7 +1,8 @@
 package io.regheads.heads.text;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.TransformerBlock;
+import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 
 /**
  * Sizes of a {@link SequenceEncoder}.

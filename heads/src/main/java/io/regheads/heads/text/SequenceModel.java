@@ -1,9 +1,9 @@
 package io.regheads.heads.text;
 
-import io.regheads.core.Checks;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;

@@ -6,8 +6,8 @@
  * or multi-scale {@code [NUM]} embedding, non-causal pre-LN blocks with a padding mask, mean pooling to phi),
  * {@link io.regheads.heads.text.SequenceBatch} (padded sequences and their numbers),
  * {@link io.regheads.heads.text.SequenceModel} (encoder + any {@link io.regheads.core.head.RegressionHead} + loss,
- * trainable by {@link io.regheads.core.train.Trainer}), {@link io.regheads.heads.text.ArithmeticTask} (seeded
- * expression generator) and {@link io.regheads.heads.text.ArithmeticBenchmark}.
+ * trainable by {@link io.regheads.core.train.Trainer}), {@link io.regheads.app.arith.ArithmeticTask} (seeded
+ * expression generator) and {@link io.regheads.app.arith.ArithmeticBenchmark}.
  *
  * <p>Shapes: B batch, T (= L) positions, d width, V vocabulary, k multi-scale order.
  *

@@ -1,10 +1,10 @@
 package io.regheads.heads.xval;
 
-import io.regheads.core.Checks;
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;

@@ -1,5 +1,6 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.core.internal.Activations;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -151,7 +152,7 @@ class DecoderHeadTest {
         }
         double u = 0.3;
         double exact = 0.5 * u * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (u + 0.044715 * u * u * u)));
-        assertEquals(exact, io.regheads.core.nn.GELU.tanhFormFloat((float) u), 1e-7);
+        assertEquals(exact, io.regheads.core.internal.Activations.geluTanh((float) u), 1e-7);
     }
 
     @Test
@@ -194,9 +195,9 @@ class DecoderHeadTest {
         }
         float[] y = new float[u.length];
         for (int pass = 0; pass < 3; pass++) { // also after C2 has compiled (and vectorized) the array loop
-            io.regheads.core.nn.GELU.tanhFormFloat(u, y);
+            io.regheads.core.internal.Activations.geluTanh(u, y);
             for (int i = 0; i < u.length; i++) {
-                float want = io.regheads.core.nn.GELU.tanhFormFloat(u[i]);
+                float want = io.regheads.core.internal.Activations.geluTanh(u[i]);
                 assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(y[i]), "GELU(" + u[i] + ") " + want + " vs " + y[i]);
             }
         }

@@ -1,6 +1,6 @@
 package io.regheads.tokenizers.text;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 
 /**
  * The character-level vocabulary for the non-number parts of a text: ids {@code 0 [PAD]}, {@code 1 [UNK]},

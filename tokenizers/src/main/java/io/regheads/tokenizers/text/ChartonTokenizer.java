@@ -1,9 +1,9 @@
 package io.regheads.tokenizers.text;
 
-import io.regheads.core.Checks;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.SignificantDigits;
+import io.regheads.tokenizers.internal.SignificantDigits;
 import java.math.BigDecimal;
 import java.util.Arrays;
 

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * deletes all spaces first), lists are not compressed ({@code "1, 2"} keeps its ", "), and values are doubles (the
  * reference stores float16, about three significant digits and overflow above 65504). Stateless and thread-safe.
  */
-public final class NumberParser {
+final class NumberParser {
     private static final Pattern NUMBER =
             Pattern.compile("(?<![\\w.])-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?(?![\\w]|\\.\\d)");
 

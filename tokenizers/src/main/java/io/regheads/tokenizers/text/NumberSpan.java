@@ -7,4 +7,4 @@ package io.regheads.tokenizers.text;
  * @param end   one past the last character
  * @param value the parsed, finite value
  */
-public record NumberSpan(int start, int end, double value) {}
+record NumberSpan(int start, int end, double value) {}

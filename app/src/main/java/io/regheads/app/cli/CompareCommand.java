@@ -1,0 +1,205 @@
+package io.regheads.app.cli;
+
+import io.regheads.core.train.ConsoleProgress;
+import io.regheads.core.train.ProgressListener;
+import io.regheads.core.train.TrainerConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code regheads compare}: trains each head on the chosen folds of one data set and prints test NLL (y01 units),
+ * RMSE, Kendall tau, CRPS, 90% interval coverage and training time; writes an interval plot and a PIT histogram per
+ * head and fold (see {@link Plots}). With no arguments: the embedded airfoil data, fold 0 of its shipped split, all
+ * heads. Metrics are defined in {@link HeadRun}.
+ *
+ * <p>Not thread-safe (one instance per invocation, as picocli makes it).
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Train every head on one data set and compare them on held-out rows.",
+            "Default data: UCI airfoil self-noise (1503 rows, 5 features, CC BY 4.0; see NOTICE), fold 0 of its "
+                    + "shipped 10-fold split."})
+final class CompareCommand implements Callable<Integer> {
+    /** Default maximum epochs of compare (early stopping usually ends runs sooner). */
+    static final int DEFAULT_EPOCHS = 300;
+    /** Default early-stopping patience of compare (5, the trainer default, stops airfoil runs undertrained). */
+    static final int DEFAULT_PATIENCE = 20;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--data", paramLabel = "FILE", description = "CSV file with a header row and numeric cells "
+            + "(default: the embedded airfoil data). Target: the last column, or --target.")
+    Path data;
+
+    @Option(names = "--target", paramLabel = "NAME", description = "Target column of --data (default: the last).")
+    String target;
+
+    @Option(names = "--split", paramLabel = "FILE", description = "Fold file for --data: one fold number per data "
+            + "row (as ../shared/datasets/splits/<name>/fold.txt). Without it --data is split into 10 random folds "
+            + "with --seed.")
+    Path split;
+
+    @Option(names = "--folds", paramLabel = "LIST", defaultValue = "0",
+            description = "Test folds, e.g. 0, 0-9, 0,3,5 (default: ${DEFAULT-VALUE}); one model per head and fold.")
+    String folds;
+
+    @Mixin
+    TrainingOptions training;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
+            + "(default: runs/compare-<yyyyMMdd-HHmmss>).")
+    Path out;
+
+    @Option(names = "--json", description = "Print the results as JSON on stdout instead of the table.")
+    boolean json;
+
+    @Option(names = "--quiet", description = "No training progress on stderr.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        HeadCatalog catalog = HeadCatalog.standard();
+        List<HeadCatalog.Preset> presets = catalog.select(training.heads);
+        HeadRun.checkLoss(training.loss);
+        if (data == null && (target != null || split != null)) {
+            throw new IllegalArgumentException("--target and --split need --data");
+        }
+        InputData input = data == null ? InputData.embedded() : InputData.csv(data, target, split, training.seed);
+        int[] foldList = InputData.parseFolds(folds, input.folds().count());
+        TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
+        Path dir = out != null ? out
+                : Path.of("runs", "compare-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("--out: cannot create directory " + dir + ": " + e.getMessage(), e);
+        }
+
+        List<String> header = List.of(
+                String.format(Locale.ROOT, "data: %s, %d rows, %d features, target '%s'; %s; test folds %s",
+                        input.label(), input.data().rows(), input.data().features(), input.data().targetName(),
+                        input.splitSource(), folds),
+                "model: " + TrainingOptions.describe(trainer),
+                "NLL: test NLL of y scaled to [0,1] by the training fold's min and max (y01 clipped into [0, 1-1e-7]); "
+                        + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
+                        + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
+                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder");
+        if (!json) {
+            header.forEach(o::println);
+            o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
+                    "RMSE", "tau", "CRPS", "cov90", "train s", "epochs");
+            o.flush();
+        }
+        List<HeadRun.Result> results = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<String> pngs = new ArrayList<>();
+        for (HeadCatalog.Preset p : presets) {
+            for (int k : foldList) {
+                ProgressListener progress = quiet ? ProgressListener.none() : new ConsoleProgress(System.err);
+                if (!quiet) {
+                    System.err.printf(Locale.ROOT, "training %s on fold %d%n", p.name(), k);
+                }
+                HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, k, progress);
+                results.add(r);
+                if (!r.lossNote().isEmpty() && !notes.contains(r.lossNote())) {
+                    notes.add(r.lossNote());
+                }
+                String stem = p.name() + "-fold" + k;
+                String title = String.format(Locale.ROOT, "%s, %s fold %d: NLL(y01) %.3f, cov90 %.2f", p.name(),
+                        input.label(), k, r.nll01(), r.coverage90());
+                Path iv = dir.resolve(stem + "-intervals.png");
+                Path pit = dir.resolve(stem + "-pit.png");
+                Plots.intervals(r, title, iv);
+                Plots.pit(r, p.name() + ", " + input.label() + " fold " + k + ": PIT histogram", pit);
+                pngs.add(iv.toString());
+                pngs.add(pit.toString());
+                if (!json) {
+                    o.printf(Locale.ROOT, "%-20s %-16s %4d %9.4f %9.4f %7.4f %9.4f %6.3f %8.1f %6d%n", r.head(), r.loss(),
+                            r.fold(), r.nll01(), r.rmse(), r.kendallTau(), r.crps(), r.coverage90(), r.trainSeconds(),
+                            r.epochs());
+                    o.flush();
+                }
+            }
+        }
+        String jsonText = Json.write(toJson(input, trainer, header, results, notes, pngs));
+        try {
+            Files.writeString(dir.resolve("results.json"), jsonText + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve("results.json"), e);
+        }
+        if (json) {
+            o.println(jsonText);
+        } else {
+            if (foldList.length > 1) {
+                printSummary(o, presets, results);
+            }
+            notes.forEach(n -> o.println("note: " + n));
+            o.println("plots and results.json: " + dir);
+        }
+        o.flush();
+        return 0;
+    }
+
+    private static void printSummary(PrintWriter o, List<HeadCatalog.Preset> presets, List<HeadRun.Result> results) {
+        o.println("mean +- std over folds:");
+        for (HeadCatalog.Preset p : presets) {
+            double[] nll = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::nll01).toArray();
+            double[] rmse = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::rmse).toArray();
+            o.printf(Locale.ROOT, "%-20s NLL(y01) %s   RMSE %s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse));
+        }
+    }
+
+    private static Map<String, Object> toJson(InputData input, TrainerConfig t, List<String> header,
+            List<HeadRun.Result> results, List<String> notes, List<String> pngs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("command", "compare");
+        m.put("dataset", input.label());
+        m.put("rows", input.data().rows());
+        m.put("features", input.data().features());
+        m.put("target", input.data().targetName());
+        m.put("split", input.splitSource());
+        m.put("trainer", t.toString());
+        m.put("definitions", header.get(2));
+        List<Object> rs = new ArrayList<>();
+        for (HeadRun.Result r : results) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("head", r.head());
+            e.put("loss", r.loss());
+            e.put("fold", r.fold());
+            e.put("trainRows", r.trainRows());
+            e.put("testRows", r.testRows());
+            e.put("nllY01", r.nll01());
+            e.put("clippedRows", r.clipped());
+            e.put("rmse", r.rmse());
+            e.put("kendallTau", r.kendallTau());
+            e.put("pointEstimate", r.pointName());
+            e.put("crps", r.crps());
+            e.put("coverage90", r.coverage90());
+            e.put("trainSeconds", r.trainSeconds());
+            e.put("epochs", r.epochs());
+            e.put("stopReason", r.stopReason());
+            e.put("pitHistogram", r.pitHistogram());
+            rs.add(e);
+        }
+        m.put("results", rs);
+        m.put("notes", notes);
+        m.put("plots", pngs);
+        return m;
+    }
+}

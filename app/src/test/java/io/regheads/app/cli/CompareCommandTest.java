@@ -1,0 +1,173 @@
+package io.regheads.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static void assertOneLineError(CliTestSupport.Run r, String expectedPart) {
+        assertEquals(Regheads.EXIT_BAD_INPUT, r.exit(), () -> "exit code; stderr: " + r.err());
+        String err = r.err().strip();
+        assertFalse(err.contains("\n"), () -> "one error line expected, got: " + err);
+        assertTrue(err.startsWith("regheads: "), err);
+        assertTrue(err.contains(expectedPart), () -> "'" + expectedPart + "' expected in: " + err);
+        assertFalse(err.contains("Exception"), () -> "no exception names or stack traces: " + err);
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void missingFileGivesOneLineAndExitCode2() {
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", tmp.resolve("nope.csv").toString(), "--quiet",
+                "--out", tmp.toString());
+        assertOneLineError(r, "file not found");
+    }
+
+    @Test
+    void nonNumericCellNamesTheLineAndColumn() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "bad.csv", 20);
+        String text = Files.readString(csv).replaceFirst("\n[^\n,]*,", "\nabc,"); // first data row, column x1
+        Files.writeString(csv, text);
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--quiet", "--out", tmp.toString());
+        assertOneLineError(r, "line 2");
+        assertTrue(r.err().contains("'abc'"), r.err());
+    }
+
+    @Test
+    void constantTargetIsRejected() throws IOException {
+        StringBuilder sb = new StringBuilder("a,b,y\n");
+        for (int i = 0; i < 30; i++) {
+            sb.append(i).append(',').append(i * i).append(",4.5\n");
+        }
+        Path csv = tmp.resolve("const.csv");
+        Files.writeString(csv, sb.toString());
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--quiet", "--out", tmp.toString());
+        assertOneLineError(r, "constant");
+    }
+
+    @Test
+    void fewerThanTenRowsIsRejected() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "small.csv", 9);
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--quiet", "--out", tmp.toString());
+        assertOneLineError(r, "9 data rows; at least 10");
+    }
+
+    @Test
+    void unknownTargetColumnIsRejected() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "t.csv", 20);
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--target", "zz", "--quiet");
+        assertOneLineError(r, "zz");
+    }
+
+    @Test
+    void badLossGivesOneLine() {
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--loss", "ce+x", "--quiet");
+        assertOneLineError(r, "--loss: loss term 'x' in 'ce+x' is unknown");
+    }
+
+    @Test
+    void unknownHeadListsTheKnownOnes() {
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--heads", "pointwise,spline", "--quiet");
+        assertOneLineError(r, "unknown head 'spline'; known heads are pointwise, histogram, mdn");
+    }
+
+    @Test
+    void badOptionValueGivesOneLine() {
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--epochs", "many");
+        assertOneLineError(r, "--epochs");
+        CliTestSupport.Run f = CliTestSupport.run("compare", "--folds", "0-12", "--quiet");
+        assertOneLineError(f, "outside 0..9");
+    }
+
+    @Test
+    void smallCsvRunsAllHeadsWritesPlotsAndJson() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "lin.csv", 60);
+        Path out = tmp.resolve("run");
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--epochs", "2", "--quiet",
+                "--out", out.toString(), "--json", "--folds", "0,1", "--loss", "ce+0.3*ntl-was");
+        assertEquals(0, r.exit(), r.err());
+        String json = r.out().strip();
+        assertTrue(json.startsWith("{\"command\":\"compare\",\"dataset\":\"lin\",\"rows\":60,\"features\":2"), json);
+        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder"}) {
+            for (int k = 0; k < 2; k++) {
+                assertTrue(json.contains("{\"head\":\"" + head + "\""), head);
+                for (String kind : new String[] {"intervals", "pit"}) {
+                    Path png = out.resolve(head + "-fold" + k + "-" + kind + ".png");
+                    byte[] b = Files.readAllBytes(png);
+                    // PNG signature 89 50 4E 47 0D 0A 1A 0A (ISO/IEC 15948, section 5.2)
+                    assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A},
+                            java.util.Arrays.copyOf(b, 8), png.toString());
+                }
+            }
+        }
+        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 5 heads x 2 folds
+        assertEquals(10, count(json, "\"testRows\":6"));
+        assertEquals(10, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
+        assertEquals(2, count(json, "\"pointEstimate\":\"median\""), "the unnormalized decoder reports its median");
+        assertEquals(8, count(json, "\"pointEstimate\":\"mean\""));
+        assertTrue(json.contains("\"notes\":[]"), json);
+        assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
+    }
+
+    @Test
+    void tableHasOneRowPerHeadAndFold() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "lin.csv", 40);
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--epochs", "1", "--quiet",
+                "--heads", "mdn,pointwise", "--out", tmp.resolve("t").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("test NLL of y scaled to [0,1] by the training fold's min and max"), r.out());
+        Matcher m = Pattern.compile("(?m)^(mdn|pointwise) +\\S+ +0 ").matcher(r.out());
+        int rows = 0;
+        while (m.find()) {
+            rows++;
+        }
+        assertEquals(2, rows, r.out());
+        assertTrue(r.out().indexOf("\nmdn") < r.out().indexOf("\npointwise"), "order of --heads kept");
+    }
+
+    /** --split assigns folds; a test fold whose targets are all equal gives tau NaN (null in JSON), not an error. */
+    @Test
+    void splitFileIsUsedAndConstantTestTargetsGiveNullTau() throws IOException {
+        StringBuilder csv = new StringBuilder("x,y\n");
+        StringBuilder folds = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            boolean test = i % 10 == 0; // rows 0, 10, 20 form fold 0, all with y = 1
+            csv.append(i).append(',').append(test ? 1 : i % 7).append('\n');
+            folds.append(test ? 0 : 1 + i % 2).append('\n');
+        }
+        Path data = tmp.resolve("c.csv");
+        Path split = tmp.resolve("fold.txt");
+        Files.writeString(data, csv.toString());
+        Files.writeString(split, folds.toString());
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                "--heads", "pointwise", "--epochs", "1", "--quiet", "--json", "--out", tmp.resolve("o").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"split\":\"fold file " + split + "\""), r.out());
+        assertTrue(r.out().contains("\"trainRows\":27,\"testRows\":3"), r.out());
+        assertTrue(r.out().contains("\"kendallTau\":null"), r.out());
+    }
+
+    @Test
+    void targetWithoutDataIsRejected() {
+        assertOneLineError(CliTestSupport.run("compare", "--target", "y"), "--target and --split need --data");
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

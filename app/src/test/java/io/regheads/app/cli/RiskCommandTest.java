@@ -1,0 +1,95 @@
+package io.regheads.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.commons.rng.simple.RandomSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RiskCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static double phi(double z) {
+        return Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI);
+    }
+
+    /**
+     * int_0^1 f'^2 in closed form: with z = (y - mu)/sigma, f' = -z phi(z) / (sigma^2 Z), so int f'^2 dy =
+     * (1 / (sigma^3 Z^2)) int_{-2}^{2} z^2 phi(z)^2 dz, and phi^2 = phi_s / (2 sqrt(pi)) with s^2 = 1/2, where
+     * int_{-a}^{a} z^2 phi_s = s^2 [(2 Phi(a/s) - 1) - 2 (a/s) phi(a/s)] (integration by parts).
+     */
+    @Test
+    void theoryMatchesTheClosedForm() {
+        double z = RiskCommand.Z;
+        double s2 = 0.5;
+        double as = 2 / Math.sqrt(s2);
+        double erfPart = 2 * (1 - org.apache.commons.numbers.gamma.Erfc.value(as / Math.sqrt(2)) / 2) - 1;
+        double inner = s2 * (erfPart - 2 * as * phi(as)) / (2 * Math.sqrt(Math.PI));
+        double fPrime2 = inner / (Math.pow(0.25, 3) * z * z);
+        for (int k : new int[] {1, 5, 9}) {
+            double h = Math.pow(2, -k);
+            assertEquals(h * h / 12 * fPrime2 + 1 / (1000 * h), RiskCommand.theory(k, 1000), 1e-9 * fPrime2);
+        }
+    }
+
+    /** The paper: the optimum is near K = 5 at N = 16384. */
+    @Test
+    void theoreticalOptimumForN16384IsK5() {
+        int best = 0;
+        for (int k = 1; k <= 12; k++) {
+            if (best == 0 || RiskCommand.theory(k, 16384) < RiskCommand.theory(best, 16384)) {
+                best = k;
+            }
+        }
+        assertEquals(5, best);
+    }
+
+    /** The exact ISE agrees with a naive midpoint sum of (fhat - f)^2 on 200000 points. */
+    @Test
+    void integratedSquaredErrorMatchesNaiveQuadrature() {
+        double[] y = {0.1, 0.2, 0.55, 0.9, 0.52};
+        int k = 2;
+        int bins = 4;
+        double naive = 0;
+        int m = 200_000;
+        for (int i = 0; i < m; i++) {
+            double t = (i + 0.5) / m;
+            int bin = Math.min((int) (t * bins), bins - 1);
+            int count = 0;
+            for (double v : y) {
+                count += Math.min((int) (v * bins), bins - 1) == bin ? 1 : 0;
+            }
+            double fhat = count / (y.length / (double) bins);
+            double d = fhat - RiskCommand.density(t);
+            naive += d * d / m;
+        }
+        assertEquals(naive, RiskCommand.ise(y, k), 1e-6);
+    }
+
+    /** Truncated N(0.5, 0.25^2) on [0, 1]: mean 0.5, variance sigma^2 (1 - 2 * 2 phi(2) / Z). */
+    @Test
+    void samplesHaveTheTruncatedNormalsMoments() {
+        double[] y = RiskCommand.sample(40000, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
+        double[] ms = Stats.of(y);
+        double var = 0.0625 * (1 - 4 * phi(2) / RiskCommand.Z);
+        assertEquals(0.5, ms[0], 0.003);
+        assertEquals(Math.sqrt(var), ms[1], 0.003);
+    }
+
+    @Test
+    void commandWritesTableAndPlot() throws IOException {
+        Path png = tmp.resolve("r/risk.png");
+        CliTestSupport.Run r = CliTestSupport.run("risk", "--samples", "256", "--max-k", "3", "--repeats", "2", "--out",
+                png.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(1 + 3 + 1, r.out().strip().split("\n").length, r.out());
+        assertTrue(Files.size(png) > 1000);
+        CliTestSupport.Run bad = CliTestSupport.run("risk", "--samples", "1k");
+        assertEquals("regheads: --samples must list integers such as 1024,16384, got '1k'", bad.err().strip());
+    }
+}

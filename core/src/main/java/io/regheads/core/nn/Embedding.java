@@ -89,7 +89,7 @@ public final class Embedding {
     /**
      * Rows for ids laid out row-major as [batch, T]: output {@code [batch, T, d]}, T = ids.length / batch.
      *
-     * @throws IllegalArgumentException if batch < 1 or does not divide ids.length, or an id is out of range
+     * @throws IllegalArgumentException if batch &lt; 1 or does not divide ids.length, or an id is out of range
      */
     public Cache forward(int[] ids, int batch, Arena arena) {
         Checks.notNull("ids", ids);

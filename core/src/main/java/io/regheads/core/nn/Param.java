@@ -49,7 +49,7 @@ public final class Param {
         return value.length();
     }
 
-    /** Sets the gradient to 0 (a host-memory fill on the CPU backend: one ND4J op per parameter costs ~15 us). */
+    /** Sets the gradient to 0 (a host-memory fill on the CPU backend, which avoids one ND4J op per parameter). */
     public void zeroGrad() {
         DataType t = grad.dataType();
         if ((t == DataType.FLOAT || t == DataType.DOUBLE) && Tensors.isContiguous(grad) && Nd4j.getEnvironment().isCPU()) {

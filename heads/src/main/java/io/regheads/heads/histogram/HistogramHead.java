@@ -42,7 +42,7 @@ public final class HistogramHead implements RegressionHead {
             new HistogramDistribution(borders, new double[][] {uniform(borders.length - 1)}, tails);
         }
 
-        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the peer uses 256). */
+        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the PyTorch reference implementation uses 256). */
         public static Config unit(int inputWidth, int bins, long seed) {
             return new Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), false, seed);
         }

@@ -16,7 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
- * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s < 0 as fast as
+ * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s &lt; 0 as fast as
  * with exp, and no overflow for large s).
  *
  * <p>Output: {@link GaussianMixture} with weightLogits, means and stds {@code [B, K]}; any loss of the losses
@@ -39,7 +39,7 @@ public final class MixtureHead implements RegressionHead {
             Checks.atLeast("components", components, 1);
         }
 
-        /** The peer's and the paper's default: 10 components. */
+        /** The paper's default (and the PyTorch reference implementation's): 10 components. */
         public static Config of(int inputWidth, long seed) {
             return new Config(inputWidth, 10, seed);
         }

@@ -21,7 +21,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Output: {@link Scalar} {@code [B]}; trained with squared, absolute or Huber error. As a distribution it is
  * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: it is set by {@link
- * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch peer does), so the head
+ * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch reference implementation does), so the head
  * has an NLL comparable with the others.
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.

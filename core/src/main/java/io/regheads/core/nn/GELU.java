@@ -51,6 +51,11 @@ public final class GELU implements Layer<GELU.Cache> {
 
     private final Form form;
 
+    /**
+     * A GELU of the given form.
+     *
+     * @param form the exact (erf) or tanh form
+     */
     public GELU(Form form) {
         this.form = Checks.notNull("form", form);
     }
@@ -60,6 +65,7 @@ public final class GELU implements Layer<GELU.Cache> {
         this(Form.TANH);
     }
 
+    /** {@return the form} */
     public Form form() {
         return form;
     }

@@ -59,6 +59,7 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         this("ln", d, type);
     }
 
+    /** {@return the normalised width d} */
     public int width() {
         return d;
     }

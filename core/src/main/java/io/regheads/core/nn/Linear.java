@@ -71,14 +71,17 @@ public final class Linear implements Layer<Linear.Cache> {
         this(in, out, type, Tensors.rng(seed));
     }
 
+    /** {@return the input width} */
     public int inputWidth() {
         return in;
     }
 
+    /** {@return the output width} */
     public int outputWidth() {
         return out;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }

@@ -32,6 +32,12 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
 
     /** One cache per (Linear, ReLU) pair, in order; output is phi. */
     public record Cache(List<Linear.Cache> linear, List<ReLU.Cache> relu) implements Layer.Cache {
+        /**
+         * Copies the lists.
+         *
+         * @param linear the Linear caches, in layer order
+         * @param relu   the ReLU caches, in layer order
+         */
         public Cache {
             linear = List.copyOf(linear);
             relu = List.copyOf(relu);
@@ -67,6 +73,7 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
         this.params = Collections.unmodifiableList(ps);
     }
 
+    /** {@return the sizes and seed} */
     public MlpEncoderConfig config() {
         return config;
     }

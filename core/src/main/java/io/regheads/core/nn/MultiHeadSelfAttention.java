@@ -118,14 +118,17 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         this("attn", d, heads, Kernel.AUTO, type, Tensors.rng(seed));
     }
 
+    /** {@return the model width d} */
     public int width() {
         return d;
     }
 
+    /** {@return the number of heads} */
     public int heads() {
         return heads;
     }
 
+    /** {@return the kernel choice} */
     public Kernel kernel() {
         return kernel;
     }

@@ -31,6 +31,7 @@ public final class Param {
         this.grad.assign(0);
     }
 
+    /** {@return the parameter's name, unique within a model} */
     public String name() {
         return name;
     }
@@ -45,6 +46,7 @@ public final class Param {
         return grad;
     }
 
+    /** {@return the number of values} */
     public long size() {
         return value.length();
     }

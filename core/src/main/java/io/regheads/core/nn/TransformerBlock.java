@@ -135,26 +135,32 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
         this("block", config, MultiHeadSelfAttention.Kernel.AUTO, type, Tensors.rng(seed));
     }
 
+    /** {@return the sizes} */
     public Config config() {
         return config;
     }
 
+    /** {@return the layer norm before attention} */
     public LayerNorm ln1() {
         return ln1;
     }
 
+    /** {@return the attention layer} */
     public MultiHeadSelfAttention attention() {
         return attn;
     }
 
+    /** {@return the layer norm before the MLP} */
     public LayerNorm ln2() {
         return ln2;
     }
 
+    /** {@return the MLP's first layer (d to ff)} */
     public Linear fc1() {
         return fc1;
     }
 
+    /** {@return the MLP's second layer (ff to d)} */
     public Linear fc2() {
         return fc2;
     }

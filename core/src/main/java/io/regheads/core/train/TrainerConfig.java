@@ -64,34 +64,66 @@ public record TrainerConfig(long seed, int batchSize, int maxEpochs, double lear
         return clipNorm > 0;
     }
 
+    /**
+     * {@return a copy with another seed}
+     * @param s the seed
+     */
     public TrainerConfig withSeed(long s) {
         return new TrainerConfig(s, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another batch size}
+     * @param b the batch size, at least 1
+     */
     public TrainerConfig withBatchSize(int b) {
         return new TrainerConfig(seed, b, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another epoch limit}
+     * @param e the largest number of epochs, at least 1
+     */
     public TrainerConfig withMaxEpochs(int e) {
         return new TrainerConfig(seed, batchSize, e, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another learning rate}
+     * @param lr the learning rate, positive and finite
+     */
     public TrainerConfig withLearningRate(double lr) {
         return new TrainerConfig(seed, batchSize, maxEpochs, lr, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another weight decay}
+     * @param wd the weight decay, at least 0
+     */
     public TrainerConfig withWeightDecay(double wd) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, wd, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another clipping norm}
+     * @param c the global gradient-norm limit, 0 for none
+     */
     public TrainerConfig withClipNorm(double c) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, c, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another validation share}
+     * @param f the share of the rows held out for validation, in [0, 0.9]
+     */
     public TrainerConfig withValidationFraction(double f) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, f, patience);
     }
 
+    /**
+     * {@return a copy with another patience}
+     * @param p epochs without improvement before stopping, at least 1
+     */
     public TrainerConfig withPatience(int p) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, p);
     }

@@ -59,6 +59,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
      */
     public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
+        /**
+         * @param beamWidth     beams kept by {@link DecoderDistribution#mode()}, at least 1
+         * @param meanTolerance error budget per row of {@link DecoderDistribution#mean()}, at least 0
+         * @param maxLeaves     largest number of valid sequences enumerated, at least 1
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Options {
             Checks.atLeast("beamWidth", beamWidth, 1);
             Checks.require(meanTolerance >= 0 && meanTolerance < Double.POSITIVE_INFINITY,
@@ -83,6 +89,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * @param topP        in (0, 1]; 1 for none
      */
     public record Sampling(double temperature, int topK, double topP) {
+        /**
+         * @param temperature divides the logits, positive
+         * @param topK        0 for none, else at least 1
+         * @param topP        in (0, 1]; 1 for none
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Sampling {
             Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
                     "temperature must be > 0 and finite, got %s", temperature);

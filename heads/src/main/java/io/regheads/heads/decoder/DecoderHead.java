@@ -98,14 +98,17 @@ public final class DecoderHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sizes} */
     public DecoderConfig config() {
         return config;
     }
 
+    /** {@return the tokenizer that spells y} */
     public NumberTokenizer tokenizer() {
         return tokenizer;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }

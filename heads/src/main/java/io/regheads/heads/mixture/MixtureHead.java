@@ -34,6 +34,12 @@ public final class MixtureHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, int components, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param components K, at least 1
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width or component count below 1
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("components", components, 1);
@@ -51,12 +57,19 @@ public final class MixtureHead implements RegressionHead {
     private final Config config;
     private final Linear proj;
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public MixtureHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         this.proj = new Linear("mdn", config.inputWidth(), 3 * config.components(), type,
                 RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

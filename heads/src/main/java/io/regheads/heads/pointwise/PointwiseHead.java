@@ -34,10 +34,21 @@ public final class PointwiseHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, boolean sigmoid, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param sigmoid    squash the output into (0, 1)
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width below 1
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
         }
 
+        /**
+         * {@return a linear output (no sigmoid)}
+         * @param inputWidth D, at least 1
+         * @param seed       initialisation seed
+         */
         public static Config linear(int inputWidth, long seed) {
             return new Config(inputWidth, false, seed);
         }
@@ -47,11 +58,18 @@ public final class PointwiseHead implements RegressionHead {
     private final Linear proj;
     private volatile double noiseStd = 1.0;
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public PointwiseHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         this.proj = new Linear("pointwise", config.inputWidth(), 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

@@ -98,10 +98,12 @@ public final class SequenceEncoder {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sizes} */
     public SequenceEncoderConfig config() {
         return config;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }
@@ -116,6 +118,7 @@ public final class SequenceEncoder {
         return blocks;
     }
 
+    /** {@return the parameters in a fixed order} */
     public List<Param> params() {
         return params;
     }

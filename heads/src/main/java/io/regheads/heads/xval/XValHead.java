@@ -93,6 +93,7 @@ public final class XValHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

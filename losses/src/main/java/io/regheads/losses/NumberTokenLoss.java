@@ -10,8 +10,8 @@ import io.regheads.core.loss.Targets;
 import java.util.Arrays;
 
 /**
- * The Number Token Loss family (Zausinger et al., "Regress, Don't Guess", ../shared/papers/004): NTL-MSE, NTL-MAE,
- * NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them with {@link Losses}.
+ * The Number Token Loss family (Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens
+ * for Language Models", ICML 2025, arXiv:2411.02083): NTL-MSE, NTL-MAE, NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them with {@link Losses}.
  *
  * <p><b>On {@link TokenLogits}</b> ({@code [B, T, V]}). At one position, {@code q} is the softmax restricted to the
  * number tokens (tokens with a finite {@code tokenValues} entry) that the validity mask allows there, {@code v}
@@ -41,7 +41,8 @@ import java.util.Arrays;
  * the point mass at y; the CDF loss's target distribution applies to tokens only). On a {@link Scalar}: {@code
  * f(yHat - y)} and {@code |yHat - y|}. Per-position weights do not apply there (one position per example).
  *
- * <p>Example (golden G2 of ../shared/anchors/ntl_xval_anchors.md): V = 12, tokens 0..9 the digits, logits {@code
+ * <p>Example (a value the module's tests check against an independent NumPy computation): V = 12, tokens 0..9 the
+ * digits, logits {@code
  * [0.1, -0.3, 0.7, 1.1, 0.0, 2.0, -1.0, 0.4, 0.9, -0.2, 1.5, 0.3]}, label 7: NTL-WAS = 2.7713002881, NTL-MSE =
  * 5.6142934844.
  *

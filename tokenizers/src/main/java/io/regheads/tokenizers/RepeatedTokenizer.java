@@ -37,7 +37,7 @@ public final class RepeatedTokenizer implements NumberTokenizer {
     /**
      * @param inner   the tokenizer to repeat
      * @param repeats r >= 1
-     * @throws IllegalArgumentException if inner is null or r < 1
+     * @throws IllegalArgumentException if inner is null or r &lt; 1
      */
     public RepeatedTokenizer(NumberTokenizer inner, int repeats) {
         this.inner = Checks.notNull("inner", inner);

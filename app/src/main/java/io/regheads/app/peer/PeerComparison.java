@@ -79,7 +79,7 @@ public final class PeerComparison {
 
     /** The peer's configuration for a head. */
     public static ModelConfig config(HeadSpec head) {
-        return ModelConfig.peer(head);
+        return ModelConfig.referenceSetup(head);
     }
 
     public static Row run(HeadSpec head, PeerData train, PeerData test) {

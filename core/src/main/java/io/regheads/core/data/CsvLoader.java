@@ -23,7 +23,7 @@ import java.util.List;
  * column 3 'beam' is not a finite number: 'abc'"} (lines 1-based as in an editor, data rows 0-based as in the
  * fold files). I/O failures other than a missing file surface as {@link UncheckedIOException}.
  *
- * <p>Example: {@code CsvLoader.load(Path.of("../shared/datasets/yacht.csv"))} gives 308 rows, 6 features, target
+ * <p>Example: {@code CsvLoader.load(Path.of("datasets/yacht.csv"))} gives 308 rows, 6 features, target
  * {@code y}. Stateless and thread-safe.
  */
 public final class CsvLoader {

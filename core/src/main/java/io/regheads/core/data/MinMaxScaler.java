@@ -62,10 +62,12 @@ public final class MinMaxScaler {
         return fit(train.y());
     }
 
+    /** {@return the minimum of the fitted values} */
     public double min() {
         return min;
     }
 
+    /** {@return the maximum of the fitted values} */
     public double max() {
         return max;
     }

@@ -30,7 +30,7 @@ public interface PredictiveDistribution {
      */
     double[] logDensity(double[] y);
 
-    /** P(Y <= y[b]) for each row. {@code [B] -> [B]}, values in [0, 1]. */
+    /** P(Y &lt;= y[b]) for each row. {@code [B] -> [B]}, values in [0, 1]. */
     double[] cumulativeProbability(double[] y);
 
     /**

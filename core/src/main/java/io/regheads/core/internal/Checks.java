@@ -105,8 +105,8 @@ public final class Checks {
     }
 
     /**
-     * Scans a c-ordered contiguous FLOAT/DOUBLE array through the host layer (no native op: an ND4J reduction costs
-     * 10-20 us of dispatch even on a [128, 8] batch). Returns true when it was scanned and is finite; throws naming the
+     * Scans a c-ordered contiguous FLOAT/DOUBLE array through the host layer (no native op: an ND4J reduction pays
+     * its op dispatch even on a small batch; docs/perf-engine.md). Returns true when it was scanned and is finite; throws naming the
      * first offending flat index; returns false when the array is not of that kind (the caller then checks natively).
      */
     private static boolean hostScanFinite(String name, INDArray array) {

@@ -42,6 +42,13 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
     /** The format version this class writes. */
     public static final int FORMAT_VERSION = 1;
 
+    /**
+     * Copies the tensor map (unmodifiable, in order).
+     *
+     * @param metadata free text stored with the tensors
+     * @param tensors  the tensors under their names
+     * @throws IllegalArgumentException if metadata or tensors is null
+     */
     public Checkpoint {
         Checks.notNull("metadata", metadata);
         tensors = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Checks.notNull("tensors", tensors)));

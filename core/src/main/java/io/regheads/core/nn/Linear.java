@@ -48,7 +48,7 @@ public final class Linear implements Layer<Linear.Cache> {
 
     /**
      * @param name prefix of the parameter names ({@code name + ".weight"}, {@code name + ".bias"})
-     * @throws IllegalArgumentException if a width is < 1 or the type is not FLOAT/DOUBLE
+     * @throws IllegalArgumentException if a width is &lt; 1 or the type is not FLOAT/DOUBLE
      */
     public Linear(String name, int in, int out, DataType type, UniformRandomProvider rng) {
         Checks.notNull("name", name);
@@ -71,14 +71,17 @@ public final class Linear implements Layer<Linear.Cache> {
         this(in, out, type, Tensors.rng(seed));
     }
 
+    /** {@return the input width} */
     public int inputWidth() {
         return in;
     }
 
+    /** {@return the output width} */
     public int outputWidth() {
         return out;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }

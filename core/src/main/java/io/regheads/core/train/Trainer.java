@@ -72,6 +72,7 @@ public final class Trainer {
         this.listener = Checks.notNull("listener", listener);
     }
 
+    /** {@return the settings} */
     public TrainerConfig config() {
         return config;
     }

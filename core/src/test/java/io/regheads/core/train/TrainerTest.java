@@ -272,7 +272,7 @@ class TrainerTest {
         TrainerConfig d = TrainerConfig.defaults();
         assertEquals(new TrainerConfig(0, 128, 300, 1e-3, 0, 0, 0.1, 5), d);
         assertEquals(1e-4, TrainerConfig.paper().learningRate());
-        assertEquals(20, TrainerConfig.peer().maxEpochs());
+        assertEquals(20, TrainerConfig.shortRun().maxEpochs());
         assertTrue(d.toString().contains("batchSize=128"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.withBatchSize(0));
         assertEquals("batchSize must be >= 1, got 0", e.getMessage());

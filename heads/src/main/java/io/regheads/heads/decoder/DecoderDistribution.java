@@ -40,8 +40,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * interval.
  *
  * <p><b>Point estimate of unnormalized decoders.</b> Use {@link #median()} (the tree-walk 0.5 quantile, T steps):
- * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for
- * the 150 test rows of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass of 1e-6 on
+ * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3, so it is far
+ * slower than the median) and is dominated by the little mass a trained model leaves on huge exponents (a mass of 1e-6 on
  * 1e9 moves the mean by 1e3), so it is kept for completeness but is not a robust prediction.
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
@@ -59,6 +59,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
      */
     public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
+        /**
+         * @param beamWidth     beams kept by {@link DecoderDistribution#mode()}, at least 1
+         * @param meanTolerance error budget per row of {@link DecoderDistribution#mean()}, at least 0
+         * @param maxLeaves     largest number of valid sequences enumerated, at least 1
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Options {
             Checks.atLeast("beamWidth", beamWidth, 1);
             Checks.require(meanTolerance >= 0 && meanTolerance < Double.POSITIVE_INFINITY,
@@ -73,14 +79,22 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * Sampling settings (DESIGN.md section 5, anchors B3): logits divided by the temperature, then top-k, then the
-     * nucleus: the smallest set of most probable tokens whose mass reaches topP.
+     * Sampling settings, applied at each position after the tokenizer's validity mask: logits divided by the
+     * temperature, then top-k (the k most probable tokens kept), then the nucleus (top-p: the smallest set of the
+     * most probable kept tokens whose mass reaches topP of the kept mass, at least one); the kept probabilities are
+     * renormalised.
      *
      * @param temperature > 0
      * @param topK        0 for none, else >= 1
      * @param topP        in (0, 1]; 1 for none
      */
     public record Sampling(double temperature, int topK, double topP) {
+        /**
+         * @param temperature divides the logits, positive
+         * @param topK        0 for none, else at least 1
+         * @param topP        in (0, 1]; 1 for none
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Sampling {
             Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
                     "temperature must be > 0 and finite, got %s", temperature);
@@ -102,7 +116,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     /**
      * Sample slots (input rows x samples) per block in sampling: bounds a block's state; prefix sharing keeps the
-     * live state rows well below it (measured on the peer setup: 8192-32768 equally fast, 2048 and 131072 slower).
+     * live state rows well below it (the block sizes tried are in docs/perf-decoder.md).
      */
     private static final int BLOCK_ROWS = 16384;
 
@@ -408,7 +422,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * decoder step per distinct prefix and position, shared by all samples on that prefix (exact: each sample
      * draws its own token at every node; see {@code PrefixSampler}).
      *
-     * @throws IllegalArgumentException if n < 1 or rng/sampling is null
+     * @throws IllegalArgumentException if n &lt; 1 or rng/sampling is null
      */
     public int[][] sampleSequences(UniformRandomProvider rng, int n, Sampling sampling) {
         Checks.notNull("rng", rng);

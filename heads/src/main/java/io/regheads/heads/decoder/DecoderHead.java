@@ -23,7 +23,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Transformer decoder head over any {@link NumberTokenizer} (DESIGN.md section 5):
+ * Transformer decoder head over any {@link NumberTokenizer} (the decoder of Song and Bahri, "Decoding-based
+ * Regression", arXiv:2501.19383):
  * <pre>
  *   x[b, 0]   = phi[b] Win + bin + pos[0]                       phi [B, D] -> [B, d]
  *   x[b, t]   = emb[token[b, t-1]] + pos[t]        t = 1..T-1   (teacher forcing on the target tokens)
@@ -97,14 +98,17 @@ public final class DecoderHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sizes} */
     public DecoderConfig config() {
         return config;
     }
 
+    /** {@return the tokenizer that spells y} */
     public NumberTokenizer tokenizer() {
         return tokenizer;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }

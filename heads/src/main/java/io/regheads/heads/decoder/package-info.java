@@ -1,5 +1,5 @@
 /**
- * Decoder heads (Song &amp; Bahri, "Decoding-based Regression", ../shared/papers/000): a small causal transformer
+ * Decoder heads (Song &amp; Bahri, "Decoding-based Regression", arXiv:2501.19383): a small causal transformer
  * that spells y as T tokens of any {@link io.regheads.core.token.NumberTokenizer}.
  *
  * <p>Central types: {@link io.regheads.heads.decoder.DecoderConfig} (sizes and presets), {@link

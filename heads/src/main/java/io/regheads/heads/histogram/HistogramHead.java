@@ -34,6 +34,13 @@ public final class HistogramHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, double[] borders, boolean tails, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param borders    ascending bin borders, at least 2 (copied)
+         * @param tails      half-normal tails outside the outer bins
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width below 1 or invalid borders
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.require(borders != null && borders.length >= 2, "borders must have at least 2 entries");
@@ -42,15 +49,17 @@ public final class HistogramHead implements RegressionHead {
             new HistogramDistribution(borders, new double[][] {uniform(borders.length - 1)}, tails);
         }
 
-        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the peer uses 256). */
+        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the PyTorch reference implementation uses 256). */
         public static Config unit(int inputWidth, int bins, long seed) {
             return new Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), false, seed);
         }
 
+        /** {@return the number of bins} */
         public int bins() {
             return borders.length - 1;
         }
 
+        /** {@return a copy of the bin borders} */
         @Override
         public double[] borders() {
             return borders.clone();
@@ -85,6 +94,12 @@ public final class HistogramHead implements RegressionHead {
     private final double[] centres;
     private final HistogramDistribution binning; // borders only, for binOf
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes, borders and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public HistogramHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         int n = config.bins();
@@ -99,6 +114,7 @@ public final class HistogramHead implements RegressionHead {
         this.binning = new HistogramDistribution(b, new double[][] {p}, config.tails());
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

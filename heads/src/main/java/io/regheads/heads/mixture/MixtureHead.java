@@ -16,7 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
- * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s < 0 as fast as
+ * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s &lt; 0 as fast as
  * with exp, and no overflow for large s).
  *
  * <p>Output: {@link GaussianMixture} with weightLogits, means and stds {@code [B, K]}; any loss of the losses
@@ -34,12 +34,18 @@ public final class MixtureHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, int components, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param components K, at least 1
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width or component count below 1
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("components", components, 1);
         }
 
-        /** The peer's and the paper's default: 10 components. */
+        /** The paper's default (and the PyTorch reference implementation's): 10 components. */
         public static Config of(int inputWidth, long seed) {
             return new Config(inputWidth, 10, seed);
         }
@@ -51,12 +57,19 @@ public final class MixtureHead implements RegressionHead {
     private final Config config;
     private final Linear proj;
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public MixtureHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         this.proj = new Linear("mdn", config.inputWidth(), 3 * config.components(), type,
                 RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

@@ -14,7 +14,7 @@ import io.regheads.core.train.TrainerConfig;
  * @param loss          loss expression such as {@code "ce+0.3*ntl-was"}, or null for the head's default
  * @param trainer       optimisation settings and seed
  * @param standardizeX  standardise x with the training mean and standard deviation (true by default; the PyTorch
- *                      peer feeds its U[-1, 1] inputs raw)
+ *                      reference implementation feeds its U[-1, 1] inputs raw)
  */
 public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer, boolean standardizeX) {
 
@@ -35,11 +35,12 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
     }
 
     /**
-     * The PyTorch peer's setup for a head: encoder 2 x 256, Adam 1e-3, batch 128, 20 epochs on all rows (no
-     * validation split, no early stopping), raw x.
+     * The setup of the comparison with the PyTorch reference implementation ({@code docs/results.md}) for a head:
+     * encoder 2 x 256, Adam 1e-3, batch 128, exactly 20 epochs on all rows (no validation split, no early stopping),
+     * raw x.
      */
-    public static ModelConfig peer(HeadSpec head) {
-        return new ModelConfig(2, 256, head, null, TrainerConfig.peer().withValidationFraction(0), false);
+    public static ModelConfig referenceSetup(HeadSpec head) {
+        return new ModelConfig(2, 256, head, null, TrainerConfig.shortRun().withValidationFraction(0), false);
     }
 
     /** Sensible defaults: encoder 2 x 256, Adam 1e-3, batch 128, up to 300 epochs, early stopping (patience 5). */

@@ -21,7 +21,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Output: {@link Scalar} {@code [B]}; trained with squared, absolute or Huber error. As a distribution it is
  * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: it is set by {@link
- * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch peer does), so the head
+ * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch reference implementation does), so the head
  * has an NLL comparable with the others.
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
@@ -34,10 +34,21 @@ public final class PointwiseHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, boolean sigmoid, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param sigmoid    squash the output into (0, 1)
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width below 1
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
         }
 
+        /**
+         * {@return a linear output (no sigmoid)}
+         * @param inputWidth D, at least 1
+         * @param seed       initialisation seed
+         */
         public static Config linear(int inputWidth, long seed) {
             return new Config(inputWidth, false, seed);
         }
@@ -47,11 +58,18 @@ public final class PointwiseHead implements RegressionHead {
     private final Linear proj;
     private volatile double noiseStd = 1.0;
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public PointwiseHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         this.proj = new Linear("pointwise", config.inputWidth(), 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

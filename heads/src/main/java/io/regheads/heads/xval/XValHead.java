@@ -22,8 +22,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The xVal number head (xVal paper, ../shared/papers/002_*.txt, section 2.2): an MLP with one hidden layer of the
- * embedding width and a scalar output, trained with MSE; optionally with a learned standard deviation, so that it
+ * The xVal number head (Golkar et al., "xVal: A Continuous Number Encoding for Large Language Models",
+ * arXiv:2310.02989, section 2.2): an MLP with one hidden layer of the embedding width and a scalar output, trained with MSE; optionally with a learned standard deviation, so that it
  * has a Gaussian NLL.
  * <pre>
  *   a     = GELU(phi W1 + b1)                    phi [B, D] -> [B, H]   (H = D by default)
@@ -53,7 +53,7 @@ public final class XValHead implements RegressionHead {
      * @param seed            initialisation seed
      */
     public record Config(int inputWidth, int hidden, boolean learnedVariance, long seed) {
-        /** @throws IllegalArgumentException on a width < 1 */
+        /** @throws IllegalArgumentException on a width &lt; 1 */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("hidden", hidden, 1);
@@ -93,6 +93,7 @@ public final class XValHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }

@@ -5,7 +5,7 @@
  * <p>Central type: {@link io.regheads.heads.xval.XValHead}. Shapes: B batch, D features (the encoder width), H
  * hidden width.
  *
- * <p>Reference: Golkar et al., xVal: A Continuous Number Encoding for Large Language Models
- * (../shared/papers/002_*.txt), section 2.2. Pairs with {@link io.regheads.heads.text.SequenceEncoder}.
+ * <p>Reference: Golkar et al., "xVal: A Continuous Number Encoding for Large Language Models"
+ * (arXiv:2310.02989), section 2.2. Pairs with {@link io.regheads.heads.text.SequenceEncoder}.
  */
 package io.regheads.heads.xval;

@@ -39,7 +39,7 @@ class UciSmallScaleTest {
     @ParameterizedTest
     @MethodSource("heads")
     void yachtFoldZero(HeadSpec head, double maxNll, double maxRmse) {
-        Path root = io.regheads.core.testing.SharedData.datasets();
+        Path root = io.regheads.core.testing.TestDatasets.root();
         Dataset all = CsvLoader.load(root.resolve("yacht.csv"));
         Folds folds = Folds.forDataset(root, "yacht");
         Folds.Split split = folds.split(all, 0);

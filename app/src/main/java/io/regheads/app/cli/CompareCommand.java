@@ -50,7 +50,7 @@ final class CompareCommand implements Callable<Integer> {
     String target;
 
     @Option(names = "--split", paramLabel = "FILE", description = "Fold file for --data: one fold number per data "
-            + "row (as ../shared/datasets/splits/<name>/fold.txt). Without it --data is split into 10 random folds "
+            + "row (as datasets/splits/<name>/fold.txt). Without it --data is split into 10 random folds "
             + "with --seed.")
     Path split;
 

@@ -19,7 +19,7 @@ import org.apache.commons.rng.simple.RandomSource;
  * non-constant target) and split.
  *
  * <p>Sources: the embedded default (UCI airfoil self-noise, 1503 rows, 5 features, CC BY 4.0, with its fold file
- * from ../shared/datasets; citation in NOTICE), a CSV with a fold file (one fold number per row, as
+ * from the repository's datasets/ folder; citation in NOTICE), a CSV with a fold file (one fold number per row, as
  * {@code splits/<name>/fold.txt}), or a plain CSV split at random into {@link #RANDOM_FOLDS} folds: the rows are
  * shuffled with the seed (commons-rng XO_RO_SHI_RO_128_PP) and row at shuffled position p goes to fold {@code p mod
  * 10}, so the folds differ in size by at most one row.

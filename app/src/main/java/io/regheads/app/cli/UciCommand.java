@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * {@code regheads uci}: the decoding-based regression paper's NLL protocol on the shared UCI datasets. For each
+ * {@code regheads uci}: the decoding-based regression paper's NLL protocol on the UCI datasets of the
+ * repository's {@code datasets/} folder. For each
  * dataset, head and fold: train on the other 9 folds (x standardised, y min-max scaled on the training fold), report
  * the test NLL of y scaled to [0, 1] by the training min and max (see {@link HeadRun}); then a markdown table with
  * mean +- std over the folds per head beside the paper's four columns ({@link #PAPER}).
@@ -41,7 +42,7 @@ final class UciCommand implements Callable<Integer> {
 
     /**
      * The paper's test NLL per dataset, columns MDN, unnormalized decoder, normalized decoder, Riemann (from
-     * ../shared/datasets/README.md, which quotes the paper).
+     * the repository's datasets/README.md, which quotes the paper).
      */
     static final Map<String, double[]> PAPER = new LinkedHashMap<>();
     static final String[] PAPER_COLUMNS = {"MDN", "Unnormalized decoder", "Normalized decoder", "Riemann"};
@@ -64,8 +65,10 @@ final class UciCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR", defaultValue = "../shared/datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--datasets-dir", paramLabel = "DIR",
+            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: the repository's datasets/ "
+                    + "folder: -D" + DatasetsDir.PROPERTY + ", as ./regheads sets it, else the first datasets/ "
+                    + "folder with splits/ from the working directory upwards).")
     Path datasetsDir;
 
     @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "yacht,autompg,energy,concrete,airfoil,wine",
@@ -95,6 +98,7 @@ final class UciCommand implements Callable<Integer> {
         List<HeadCatalog.Preset> presets = HeadCatalog.standard().select(training.heads);
         HeadRun.checkLoss(training.loss);
         TrainerConfig trainer = training.trainer(TrainerConfig.paper());
+        Path datasetsDir = this.datasetsDir != null ? this.datasetsDir : DatasetsDir.locate();
         List<String> names = new ArrayList<>();
         for (String raw : datasets.split(",")) {
             String n = raw.strip();
@@ -188,7 +192,7 @@ final class UciCommand implements Callable<Integer> {
         sb.append("Trainer: ").append(TrainingOptions.describe(trainer)).append(".\n");
         sb.append("Test NLL of y scaled to [0,1] by the training fold's min and max (test y01 clipped into "
                 + "[0, 1-1e-7]), mean +- sample std over the folds; lower is better. Paper columns: the decoding "
-                + "paper's test NLL as quoted in ../shared/datasets/README.md (its y scaling is not stated).\n\n");
+                + "paper's test NLL as quoted in datasets/README.md (its y scaling is not stated).\n\n");
         sb.append("| dataset | folds |");
         for (HeadCatalog.Preset p : presets) {
             sb.append(' ').append(p.name()).append(p.paperColumn() == null ? "" : " (paper: " + p.paperColumn() + ")").append(" |");

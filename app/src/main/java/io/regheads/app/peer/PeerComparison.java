@@ -27,12 +27,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * test NLL in y01 units, and predictions per second as the peer times them (x of the 2048 test rows to their means,
  * median of 30 calls after 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
  *
- * <p>Setup as {@code ../shared/peer/heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
+ * <p>Setup as the peer's script {@code heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
  * sigma^2 = train MSE; test y01 clipped into [0, 1 - 1e-7] as the peer does.
  *
- * <p>Usage: {@code PeerComparison [--micro-only] [peerDir] [heads]}, e.g. {@code ../shared/peer
- * pointwise,histogram,mdn}; {@code --micro-only} times the training step of each head and nothing else (as the
+ * <p>Usage: {@code PeerComparison [--micro-only] PEER_DIR [heads]}, e.g. {@code /path/to/peer
+ * pointwise,histogram,mdn}: {@code PEER_DIR} (required) is the peer's folder holding
+ * {@code heads_ref_data_{train,test}.csv.gz}, which is not part of this repository; {@code --micro-only} times the training step of each head and nothing else (as the
  * peer's flag of that name).
  */
 public final class PeerComparison {
@@ -45,7 +46,12 @@ public final class PeerComparison {
     public static void main(String[] args) {
         boolean microOnly = Arrays.asList(args).contains("--micro-only");
         args = Arrays.stream(args).filter(a -> !a.equals("--micro-only")).toArray(String[]::new);
-        Path dir = Path.of(args.length > 0 ? args[0] : "../shared/peer");
+        if (args.length == 0) {
+            System.err.println("usage: PeerComparison [--micro-only] PEER_DIR [heads], PEER_DIR holding the PyTorch "
+                    + "peer's heads_ref_data_{train,test}.csv.gz; heads: pointwise,histogram,mdn (default) or decoder");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]);
         List<String> heads = Arrays.asList((args.length > 1 ? args[1] : "pointwise,histogram,mdn").split(","));
         PeerData train = PeerData.read(dir.resolve("heads_ref_data_train.csv.gz"));
         if (microOnly) { // the peer's --micro-only: one training step per head, nothing else

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CsvLoaderTest {
 
-    static final Path ROOT = io.regheads.core.testing.SharedData.datasets();
+    static final Path ROOT = io.regheads.core.testing.TestDatasets.root();
 
     @TempDir
     Path dir;

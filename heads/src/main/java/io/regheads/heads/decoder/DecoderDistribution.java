@@ -122,6 +122,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final Options options;
     private final boolean tabulate;
     private final UnnormalizedWalk walk; // tree walks for unnormalized tokenizers, else null
+    private final RepeatedTokenizer repeated; // the distribution of the vote, else null
+    private volatile VoteTable votes;
     private volatile Leaves leaves;
     private volatile List<int[]> sequences;
     private volatile boolean tooMany;
@@ -141,6 +143,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
         this.walk = tok instanceof UnnormalizedTokenizer ut ? new UnnormalizedWalk(this, ut) : null;
+        this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -154,6 +157,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.options = o.options;
         this.tabulate = true;
         this.walk = null;
+        this.repeated = o.repeated;
     }
 
     /**
@@ -162,7 +166,30 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * independent route to the tree algorithms' results.
      */
     public DecoderDistribution tabulated() {
-        return tabulate ? this : new DecoderDistribution(this);
+        return tabulate || repeated != null ? this : new DecoderDistribution(this);
+    }
+
+    /** The table of voted values (built once), for a {@link RepeatedTokenizer}. */
+    private VoteTable votes() {
+        VoteTable vt = votes;
+        if (vt == null) {
+            vt = VoteTable.build(start(), repeated, b, options.maxLeaves());
+            votes = vt;
+        }
+        return vt;
+    }
+
+    /**
+     * For a {@link RepeatedTokenizer}: per row, the probability mass of the full sequences that the enumeration of
+     * the votes left out ({@link Options#maxLeaves()} prefixes kept per row and position). 0 means the distribution
+     * of the vote is exact; otherwise the reported distribution is the enumerated part renormalised, within this
+     * total-variation distance of the true law of the vote ({@code sup_y |F(y) - Fhat(y)| <= bound}).
+     *
+     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     */
+    public double[] voteApproximationBound() {
+        Checks.require(repeated != null, "voteApproximationBound needs a RepeatedTokenizer, got %s", tok);
+        return votes().dropped();
     }
 
     @Override
@@ -237,6 +264,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
+        if (repeated != null) {
+            return votes().logDensity(y);
+        }
         if (tabulate) {
             return leaves().logDensity(y);
         }
@@ -253,6 +283,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
+        if (repeated != null) {
+            return votes().cdf(y);
+        }
         if (walk != null) {
             return walk.cdf(y);
         }
@@ -285,6 +318,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
         if (p == 1) {
             return supportUpperBound();
+        }
+        if (repeated != null) {
+            return votes().quantile(p);
         }
         if (walk != null) {
             return walk.quantile(p);
@@ -336,11 +372,17 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     @Override
     public double[] mean() {
+        if (repeated != null) {
+            return votes().mean();
+        }
         return exactMean(options.meanTolerance()).mean();
     }
 
     @Override
     public double[] variance() {
+        if (repeated != null) {
+            return votes().variance();
+        }
         MeanEstimate m = exactMean(options.meanTolerance());
         double[] out = new double[b];
         for (int i = 0; i < b; i++) {
@@ -362,6 +404,19 @@ public final class DecoderDistribution implements PredictiveDistribution {
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
+        if (repeated != null) { // the table of votes: exact, or not certified where the enumeration dropped mass
+            VoteTable vt = votes();
+            double[] m = vt.mean();
+            double[] var = vt.variance();
+            double[] dropped = vt.dropped();
+            double[] bound = new double[b];
+            double[] second = new double[b];
+            for (int r = 0; r < b; r++) {
+                bound[r] = dropped[r] > 0 ? Double.POSITIVE_INFINITY : 0;
+                second[r] = var[r] + m[r] * m[r];
+            }
+            return new MeanEstimate(m, bound, second);
+        }
         if (!ordered || tabulate) {
             return leaves().moments();
         }
@@ -380,6 +435,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
     /** Draws exact samples: a leaf by ancestral sampling, then a uniform point inside its interval. */
     @Override
     public double[][] sample(UniformRandomProvider rng, int n) {
+        if (repeated != null) {
+            Checks.notNull("rng", rng);
+            Checks.atLeast("n", n, 1);
+            return votes().sample(rng, n);
+        }
         int[][] seq = sampleSequences(rng, n, Sampling.plain());
         double[][] out = new double[n][b];
         for (int r = 0; r < b; r++) {
@@ -580,6 +640,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     /** The decoded value of the highest-density sequence found by a beam search of {@link Options#beamWidth()}. */
     @Override
     public double[] mode() {
+        if (repeated != null) {
+            return votes().mode();
+        }
         Beam beam = beamSearch(options.beamWidth());
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
@@ -633,6 +696,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] supportLowerBound() {
         double[] out = new double[b];
+        if (repeated != null) {
+            return votes().lowest();
+        }
         if (walk != null) {
             Arrays.fill(out, walk.lowest());
             return out;
@@ -646,6 +712,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] supportUpperBound() {
         double[] out = new double[b];
+        if (repeated != null) {
+            return votes().highest();
+        }
         if (walk != null) {
             Arrays.fill(out, walk.highest());
             return out;

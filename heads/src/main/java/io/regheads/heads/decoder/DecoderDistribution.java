@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
@@ -48,7 +49,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft
  * votes for {@link RepeatedTokenizer}. Immutable (a snapshot of the head's parameters) and thread-safe.
  */
-public final class DecoderDistribution implements PredictiveDistribution {
+public final class DecoderDistribution implements PredictiveDistribution, SpecialValues {
 
     /**
      * Inference settings.
@@ -123,7 +124,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final boolean tabulate;
     private final UnnormalizedWalk walk; // tree walks for unnormalized tokenizers, else null
     private final RepeatedTokenizer repeated; // the distribution of the vote, else null
+    private final UnnormalizedTokenizer unnormalized; // else null
     private volatile VoteTable votes;
+    private volatile double[][] specials; // [3][B]: P(NaN), P(+Inf), P(-Inf)
     private volatile Leaves leaves;
     private volatile List<int[]> sequences;
     private volatile boolean tooMany;
@@ -144,6 +147,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.tabulate = false;
         this.walk = tok instanceof UnnormalizedTokenizer ut ? new UnnormalizedWalk(this, ut) : null;
         this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
+        this.unnormalized = tok instanceof UnnormalizedTokenizer ut ? ut : null;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -158,6 +162,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.tabulate = true;
         this.walk = null;
         this.repeated = o.repeated;
+        this.unnormalized = o.unnormalized;
     }
 
     /**
@@ -167,6 +172,71 @@ public final class DecoderDistribution implements PredictiveDistribution {
      */
     public DecoderDistribution tabulated() {
         return tabulate || repeated != null ? this : new DecoderDistribution(this);
+    }
+
+    // ------------------------------------------------------------------ special values (NaN, +-Inf tokens)
+
+    /**
+     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). With an unnormalized tokenizer with special
+     * tokens: the probability of each special sequence (its first token; the rest is forced), one teacher-forced
+     * pass each; for a repeated tokenizer: the share of the votes that decode to each; otherwise 0.
+     */
+    private double[][] specials() {
+        double[][] sp = specials;
+        if (sp == null) {
+            sp = new double[3][b];
+            if (repeated != null) {
+                VoteTable vt = votes();
+                for (int k = 0; k < 3; k++) {
+                    sp[k] = vt.special(k);
+                }
+            } else if (unnormalized != null && unnormalized.config().specialTokens()) {
+                double[] which = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+                for (int k = 0; k < 3; k++) {
+                    int[][] seq = new int[b][];
+                    Arrays.fill(seq, tok.encode(which[k]));
+                    double[] lp = score(seq)[0];
+                    for (int r = 0; r < b; r++) {
+                        sp[k][r] = Math.exp(lp[r]);
+                    }
+                }
+            }
+            specials = sp;
+        }
+        return sp;
+    }
+
+    /** P(Y finite) per row, the mass the finite part is divided by (1 without special tokens). */
+    private double[] finiteMass() {
+        double[][] sp = specials();
+        double[] out = new double[b];
+        for (int r = 0; r < b; r++) {
+            out[r] = 1 - sp[0][r] - sp[1][r] - sp[2][r];
+            Checks.require(out[r] > 0, "row %d: the model puts all its mass on NaN/Inf tokens: the finite part has no"
+                    + " distribution", r);
+        }
+        return out;
+    }
+
+    /**
+     * P(Y is NaN) per row: 0 unless the tokenizer has special tokens. The {@link PredictiveDistribution} methods
+     * describe Y given Y finite (see {@link SpecialValues}).
+     */
+    @Override
+    public double[] probabilityNaN() {
+        return specials()[0].clone();
+    }
+
+    /** P(Y = +Infinity) per row (see {@link #probabilityNaN()}). */
+    @Override
+    public double[] probabilityPositiveInfinity() {
+        return specials()[1].clone();
+    }
+
+    /** P(Y = -Infinity) per row (see {@link #probabilityNaN()}). */
+    @Override
+    public double[] probabilityNegativeInfinity() {
+        return specials()[2].clone();
     }
 
     /** The table of voted values (built once), for a {@link RepeatedTokenizer}. */
@@ -273,9 +343,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
         boolean[] inside = new boolean[b];
         int[][] tk = tokensOf(y, inside);
         double[] lp = score(tk)[0];
+        double[] finite = finiteMass();
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
-            out[r] = inside[r] ? lp[r] - Math.log(tok.interval(tk[r]).width()) : Double.NEGATIVE_INFINITY;
+            out[r] = inside[r] ? lp[r] - Math.log(tok.interval(tk[r]).width()) - Math.log(finite[r])
+                    : Double.NEGATIVE_INFINITY;
         }
         return out;
     }
@@ -287,7 +359,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
             return votes().cdf(y);
         }
         if (walk != null) {
-            return walk.cdf(y);
+            double[] c = walk.cdf(y);
+            double[] finite = finiteMass();
+            for (int r = 0; r < b; r++) {
+                c[r] = Math.min(1, c[r] / finite[r]);
+            }
+            return c;
         }
         if (!ordered || tabulate) {
             return leaves().cdf(y);
@@ -323,7 +400,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
             return votes().quantile(p);
         }
         if (walk != null) {
-            return walk.quantile(p);
+            return walk.quantile(p, finiteMass());
         }
         if (!ordered || tabulate) {
             return leaves().quantile(p);
@@ -417,6 +494,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
             }
             return new MeanEstimate(m, bound, second);
         }
+        if (unnormalized != null && !tabulate) {
+            return unnormalizedMean(tolerance);
+        }
         if (!ordered || tabulate) {
             return leaves().moments();
         }
@@ -426,6 +506,35 @@ public final class DecoderDistribution implements PredictiveDistribution {
         DecoderState start = start();
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
             MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
+        }
+        return new MeanEstimate(mean, bound, second);
+    }
+
+    /**
+     * The unnormalized exact mean: the same certified expansion with prefix value ranges ({@code
+     * MeanExpander.unnormalized}: {@code prefixRange}, widened by the zero cell on the zero path), at most {@link
+     * Options#maxLeaves()} expanded prefixes per row and level; the sums are divided by P(finite).
+     */
+    private MeanEstimate unnormalizedMean(double tolerance) {
+        double[] finite = finiteMass();
+        double[] mean = new double[b];
+        double[] bound = new double[b];
+        double[] second = new double[b];
+        DecoderState start = start();
+        MeanExpander.Ranges ranges = MeanExpander.unnormalized(unnormalized);
+        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
+            int c1 = Math.min(b, c0 + MEAN_CHUNK);
+            double least = 1;
+            for (int r = c0; r < c1; r++) {
+                least = Math.min(least, finite[r]);
+            }
+            MeanExpander.expand(start, c0, c1, tolerance * least, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxLeaves());
+        }
+        for (int r = 0; r < b; r++) {
+            mean[r] /= finite[r];
+            bound[r] /= finite[r];
+            second[r] /= finite[r];
         }
         return new MeanEstimate(mean, bound, second);
     }
@@ -442,10 +551,37 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
         int[][] seq = sampleSequences(rng, n, Sampling.plain());
         double[][] out = new double[n][b];
+        int[] missing = new int[b]; // draws that were special values: Y given Y finite redraws them
+        int most = 0;
         for (int r = 0; r < b; r++) {
             for (int j = 0; j < n; j++) {
-                Interval iv = tok.interval(seq[r * n + j]);
-                out[j][r] = iv.lo() + rng.nextDouble() * iv.width();
+                int[] q = seq[r * n + j];
+                if (Double.isFinite(tok.decode(q))) {
+                    Interval iv = tok.interval(q);
+                    out[j - missing[r]][r] = iv.lo() + rng.nextDouble() * iv.width();
+                } else {
+                    missing[r]++;
+                }
+            }
+            most = Math.max(most, missing[r]);
+        }
+        if (most > 0) {
+            finiteMass(); // refuses rows without a finite part
+            while (most > 0) { // rejection: redraw until every row has n finite draws
+                int[][] more = sampleSequences(rng, most, Sampling.plain());
+                int next = 0;
+                for (int r = 0; r < b; r++) {
+                    for (int j = 0; j < most && missing[r] > 0; j++) {
+                        int[] q = more[r * most + j];
+                        if (Double.isFinite(tok.decode(q))) {
+                            Interval iv = tok.interval(q);
+                            out[n - missing[r]][r] = iv.lo() + rng.nextDouble() * iv.width();
+                            missing[r]--;
+                        }
+                    }
+                    next = Math.max(next, missing[r]);
+                }
+                most = next;
             }
         }
         return out;
@@ -580,7 +716,19 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     // ------------------------------------------------------------------ beam search, mode, votes
 
-    /** Beam search with {@code width} beams per row; returns the most probable final sequence of each row. */
+    /**
+     * Beam search for the <b>density mode</b> with {@code width} beams per row: partial sequences are ranked by an
+     * upper bound on the density any completion can reach, {@code log P(prefix) - log minWidth(prefix)} (minWidth:
+     * the smallest cell width among the prefix's completions), and the final sequences by their density {@code log
+     * P(sequence) - log width}. For tokenizers whose cells all have one width (normalized digits, Hamming) this is the
+     * ranking by probability; for an {@link UnnormalizedTokenizer}, whose cells range over many orders of magnitude,
+     * ranking by probability alone would prefer a likely wide cell over a denser narrow one. Sequences that decode to
+     * a special value (NaN, +-Inf) have no density and are never chosen. A width that covers every prefix is an exact
+     * search (tested against brute force).
+     *
+     * @return per row the densest sequence found, its log-probability and log-density
+     * @throws IllegalArgumentException if width < 1
+     */
     public Beam beamSearch(int width) {
         Checks.atLeast("width", width, 1);
         DecoderState s = start();
@@ -593,7 +741,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
                 s.logProbabilities(i, 1.0, row);
                 for (int k = 0; k < v; k++) {
                     if (row[k] > Double.NEGATIVE_INFINITY) {
-                        cand.add(new double[] {i, k, score[i] + row[k]});
+                        cand.add(new double[] {i, k, score[i] + row[k],
+                            score[i] + row[k] - logMinWidth(s.prefix(i), pos, k)});
                     }
                 }
             }
@@ -606,7 +755,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
             }
             List<double[]> kept = new ArrayList<>();
             for (List<double[]> l : bySource) {
-                l.sort(Comparator.comparingDouble((double[] c) -> -c[2]));
+                l.sort(Comparator.comparingDouble((double[] c) -> -c[3]));
                 kept.addAll(l.subList(0, Math.min(width, l.size())));
             }
             int[] par = new int[kept.size()];
@@ -627,6 +776,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
         for (int i = 0; i < s.rows(); i++) {
             int r = s.source(i);
             int[] seq = s.prefix(i);
+            if (!Double.isFinite(tok.decode(seq))) {
+                continue; // a special value: no density
+            }
             double ld = score[i] - Math.log(tok.interval(seq).width());
             if (best[r] == null || ld > bestLd[r]) {
                 best[r] = seq;
@@ -635,6 +787,39 @@ public final class DecoderDistribution implements PredictiveDistribution {
             }
         }
         return new Beam(best, bestLp, bestLd);
+    }
+
+    /**
+     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k}: 0 (equal
+     * widths) except for an {@link UnnormalizedTokenizer}, where it is the width of a first-mantissa cell at the
+     * smallest exponent the prefix's range reaches ({@code B^(e - M + 1) (1 + 1/B) / 2}, the narrowest cell of a
+     * decade), or the zero cell's width on the zero path if that is smaller; 0 for a prefix without a value (a
+     * special token).
+     */
+    private double logMinWidth(int[] prefix, int pos, int k) {
+        if (unnormalized == null) {
+            return 0;
+        }
+        int[] c = prefix.clone();
+        c[pos] = k;
+        if (pos == t - 1) {
+            return Double.isFinite(tok.decode(c)) ? Math.log(tok.interval(c).width()) : 0;
+        }
+        io.regheads.tokenizers.internal.SignificantDigits sig = unnormalized.digits();
+        int base = unnormalized.config().base();
+        int m = unnormalized.config().mantissaDigits();
+        double best = Double.POSITIVE_INFINITY;
+        if (unnormalized.isZeroPrefix(c, pos + 1)) {
+            best = tok.interval(unnormalized.zeroSequence()).width();
+        }
+        Interval r = unnormalized.prefixRange(c, pos + 1);
+        if (r != null) {
+            double smallest = r.lo() <= 0 && r.hi() > 0 ? 0 : Math.min(Math.abs(r.lo()), Math.abs(r.hi()));
+            int e = smallest <= 0 ? sig.minExponent()
+                    : Math.max(sig.minExponent(), (int) Math.floor(Math.log(smallest) / Math.log(base)) - 1);
+            best = Math.min(best, Math.pow(base, e - m + 1) * (1 + 1.0 / base) / 2);
+        }
+        return best < Double.POSITIVE_INFINITY ? Math.log(best) : 0;
     }
 
     /** The decoded value of the highest-density sequence found by a beam search of {@link Options#beamWidth()}. */
@@ -731,6 +916,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         if (s == null && !tooMany) {
             List<int[]> list = new ArrayList<>();
             if (enumerate(tok, new int[t], 0, options.maxLeaves(), list)) {
+                list.removeIf(q -> !Double.isFinite(tok.decode(q))); // special values have no interval
                 list.sort(Comparator.comparingDouble((int[] q) -> tok.interval(q).lo()));
                 sequences = list;
                 s = list;
@@ -793,6 +979,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
             prob = new double[dd.b][iv.length];
             // teacher-forced scoring of every leaf for every row
             int[][] one = new int[dd.b][];
+            double[] total = new double[dd.b];
             for (int i = 0; i < iv.length; i++) {
                 for (int r = 0; r < dd.b; r++) {
                     one[r] = seq.get(i);
@@ -800,6 +987,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
                 double[] lp = dd.score(one)[0];
                 for (int r = 0; r < dd.b; r++) {
                     prob[r][i] = Math.exp(lp[r]);
+                    total[r] += prob[r][i];
+                }
+            }
+            for (int r = 0; r < dd.b; r++) { // the finite part (special values have no interval), renormalised
+                for (int i = 0; i < iv.length; i++) {
+                    prob[r][i] /= total[r];
                 }
             }
         }

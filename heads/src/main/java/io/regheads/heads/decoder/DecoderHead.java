@@ -151,11 +151,17 @@ public final class DecoderHead implements RegressionHead {
      * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
      * value).
      *
-     * @throws IllegalArgumentException if y is empty, non-finite, or outside the tokenizer's domain
+     * <p>NaN and +-Infinity are labels too when the tokenizer spells them (an {@code UnnormalizedTokenizer} with
+     * special tokens: {@code <nan> + 0..0 0..0}); the model then learns P(NaN), P(+-Inf) by cross-entropy like any
+     * other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
+     * carry no loss).
+     *
+     * @throws IllegalArgumentException if y is null or empty, or a label is outside the tokenizer's domain (e.g.
+     *                                  NaN without special tokens; the tokenizer's message names the value)
      */
     @Override
     public Targets targets(double[] y) {
-        Checks.allFinite("y", y);
+        Checks.notNull("y", y);
         Checks.require(y.length > 0, "y must not be empty, got length 0");
         int[] tokens = new int[y.length * t];
         for (int i = 0; i < y.length; i++) {

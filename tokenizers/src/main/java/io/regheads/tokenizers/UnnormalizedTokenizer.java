@@ -187,6 +187,23 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
         return tokens[0] == minus ? new Interval(-c.hi(), -c.lo()) : c;
     }
 
+    /**
+     * NaN for the sign, the exponent sign and the E exponent digits; {@code B^-i} for mantissa digit i = 0..M-1
+     * (the significand {@code m1.m2...mM} in units of its leading digit), e.g. B = 10, E = 1, M = 3: {@code [NaN,
+     * NaN, NaN, 1, 0.1, 0.01]}.
+     */
+    @Override
+    public double[] placeValues() {
+        double[] p = new double[sequenceLength()];
+        java.util.Arrays.fill(p, 0, 2 + expDigits, Double.NaN);
+        double w = 1;
+        for (int i = 0; i < manDigits; i++) {
+            p[2 + expDigits + i] = w;
+            w /= base;
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         Checks.inRange("token", token, 0, vocab - 1);

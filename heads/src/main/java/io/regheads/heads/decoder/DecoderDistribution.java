@@ -95,6 +95,77 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         }
     }
 
+    /** Which summary {@link #point(Decoding)} reports per row. */
+    public enum Point {
+        /** The certified exact mean ({@link #mean()}). */
+        MEAN,
+        /** The tree-walk median ({@link #median()}). */
+        MEDIAN,
+        /** The density mode by beam search ({@link #mode()}). */
+        MODE,
+        /** The mean of {@link Decoding#samples()} values sampled with {@link Decoding#sampling()}. */
+        SAMPLE_MEAN,
+        /** The Harrell-Davis median of the sampled values. */
+        SAMPLE_MEDIAN,
+        /**
+         * The exact mean where it is finite and certified (error bound within {@link Options#meanTolerance()}),
+         * else the median: the mean of an unnormalized decoder can be dominated by far tails or exceed the
+         * expansion's cap.
+         */
+        AUTO
+    }
+
+    /**
+     * Decoding settings for a point prediction.
+     *
+     * @param point    the summary
+     * @param sampling temperature, top-k, top-p of the sample-based summaries
+     * @param samples  samples per row for SAMPLE_MEAN and SAMPLE_MEDIAN, >= 1
+     * @param seed     seed of their generator
+     */
+    public record Decoding(Point point, Sampling sampling, int samples, long seed) {
+        public Decoding {
+            Checks.notNull("point", point);
+            Checks.notNull("sampling", sampling);
+            Checks.atLeast("samples", samples, 1);
+        }
+
+        /** AUTO, plain sampling, 256 samples, seed 0. */
+        public static Decoding defaults() {
+            return new Decoding(Point.AUTO, Sampling.plain(), 256, 0);
+        }
+    }
+
+    /**
+     * The point prediction per row as {@code decoding} says (see {@link Point}).
+     *
+     * @throws IllegalArgumentException if decoding is null
+     */
+    public double[] point(Decoding decoding) {
+        Checks.notNull("decoding", decoding);
+        return switch (decoding.point()) {
+            case MEAN -> mean();
+            case MEDIAN -> median();
+            case MODE -> mode();
+            case SAMPLE_MEAN -> sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
+                    decoding.seed()), decoding.samples(), decoding.sampling());
+            case SAMPLE_MEDIAN -> sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
+                    decoding.seed()), decoding.samples(), decoding.sampling());
+            case AUTO -> {
+                MeanEstimate m = exactMean(options.meanTolerance());
+                double[] median = null;
+                double[] out = m.mean().clone();
+                for (int r = 0; r < b; r++) {
+                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= options.meanTolerance() * (1 + 1e-12))) {
+                        median = median == null ? median() : median;
+                        out[r] = median[r];
+                    }
+                }
+                yield out;
+            }
+        };
+    }
+
     /** Exact mean with a certified bound: {@code |E[Y] - mean[b]| <= errorBound[b]}. */
     public record MeanEstimate(double[] mean, double[] errorBound, double[] secondMoment) {}
 

@@ -187,4 +187,28 @@ class UnnormalizedMeanTest {
         }
         assertTrue(differs > 0, "some row's density mode is not its most probable sequence");
     }
+
+    /**
+     * Point estimates at the distribution level: each Point is the summary it names; AUTO is the certified mean,
+     * and the median where the expansion's cap leaves the mean uncertified.
+     */
+    @Test
+    void pointEstimatesFollowTheDecodingSettings() {
+        UnnormalizedTokenizer tok = new UnnormalizedTokenizer(UnnormalizedConfig.tiny());
+        DecoderHead h = DecoderDistributionTest.head(tok, 130);
+        INDArray phi = GradientCheck.random(131, 2.0, 3, D);
+        DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(64, 1e-9, 100_000));
+        DecoderDistribution.Sampling cool = new DecoderDistribution.Sampling(0.5, 3, 0.9);
+        assertArrayEquals(d.mean(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MEAN, cool, 8, 1)), 0.0);
+        assertArrayEquals(d.median(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MEDIAN, cool, 8, 1)), 0.0);
+        assertArrayEquals(d.mode(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MODE, cool, 8, 1)), 0.0);
+        assertArrayEquals(d.mean(), d.point(DecoderDistribution.Decoding.defaults()), 0.0); // certified: the mean
+        assertArrayEquals(d.sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
+                d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.SAMPLE_MEAN, cool, 50, 4)), 0.0);
+        assertArrayEquals(d.sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
+                d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.SAMPLE_MEDIAN, cool, 50, 4)), 0.0);
+        // a cap of 2 prefixes per row and level leaves the mean uncertified: AUTO falls back to the median
+        DecoderDistribution capped = h.distribution(phi, new DecoderDistribution.Options(64, 1e-9, 2));
+        assertArrayEquals(capped.median(), capped.point(DecoderDistribution.Decoding.defaults()), 0.0);
+    }
 }

@@ -36,14 +36,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}. For an
  * {@link UnnormalizedTokenizer} the CDF and the quantiles walk the tree too (T decoder steps per query, see
  * {@code UnnormalizedWalk}): every prefix stands for a contiguous value range, the zero spelling is split off as its
- * own piece, and special tokens (if any) are left out. For other tokenizers, and for the unnormalized exact mean,
- * the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}), sorted by
- * interval.
+ * own piece; and the exact mean expands the tree with those prefix ranges under the same certified budget (at most
+ * {@link Options#maxLeaves()} prefixes per row and level: beyond that cap the bound is reported, not certified). For
+ * a {@link RepeatedTokenizer} every summary is that of the <b>voted</b> value ({@code VoteTable}, exact within the
+ * enumeration budget, else within the total-variation bound {@link #voteApproximationBound()}). For other tokenizers
+ * (Hamming) the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}),
+ * sorted by interval.
  *
- * <p><b>Point estimate of unnormalized decoders.</b> Use {@link #median()} (the tree-walk 0.5 quantile, T steps):
- * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for
- * the 150 test rows of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass of 1e-6 on
- * 1e9 moves the mean by 1e3), so it is kept for completeness but is not a robust prediction.
+ * <p><b>Special values.</b> With NaN/+-Inf tokens, {@link #probabilityNaN()} and its siblings report their
+ * probabilities and every {@link PredictiveDistribution} method describes Y given Y finite ({@link SpecialValues}).
+ *
+ * <p><b>Point estimates.</b> {@link #point(Decoding)}: exact mean, median, density mode (beam), sample mean or
+ * Harrell-Davis median under temperature/top-k/top-p, or AUTO (the certified mean, else the median: an unnormalized
+ * decoder's mean can be dominated by a little mass on far exponents, a mass of 1e-6 on 1e9 moves it by 1e3).
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
  * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft

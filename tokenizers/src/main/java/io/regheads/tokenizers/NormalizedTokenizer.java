@@ -132,6 +132,18 @@ public final class NormalizedTokenizer implements NumberTokenizer {
         return new Interval(lowerEdge(i), i == bins - 1 ? 1.0 : lowerEdge(i + 1));
     }
 
+    /** {@code B^-(t+1)}: digit t is worth {@code d B^-(t+1)} of y (B = 10, K = 3: 0.1, 0.01, 0.001). */
+    @Override
+    public double[] placeValues() {
+        double[] p = new double[length];
+        double w = 1;
+        for (int i = 0; i < length; i++) {
+            w /= base;
+            p[i] = w;
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         Checks.inRange("token", token, 0, base - 1);

@@ -163,6 +163,25 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         return inner.interval(vote(tokens));
     }
 
+    /**
+     * The inner place values divided by r, in every block: the sum over all positions of {@code place * value} is
+     * the mean over the blocks of the number each spells (null if the inner tokenizer has none).
+     */
+    @Override
+    public double[] placeValues() {
+        double[] in = inner.placeValues();
+        if (in == null) {
+            return null;
+        }
+        double[] p = new double[sequenceLength()];
+        for (int b = 0; b < repeats; b++) {
+            for (int j = 0; j < innerLength; j++) {
+                p[b * innerLength + j] = in[j] / repeats;
+            }
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         return inner.tokenValue(token);

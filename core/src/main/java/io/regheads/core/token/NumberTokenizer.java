@@ -63,4 +63,17 @@ public interface NumberTokenizer {
 
     /** A printable form of a token, e.g. {@code "+"}, {@code "7"}, {@code "<nan>"}. */
     String tokenString(int token);
+
+    /**
+     * The place value of each position, {@code [T]}: what one unit of a token value at position t adds to the
+     * magnitude it spells (base-B fraction digits: {@code B^-(t+1)}; mantissa digits: {@code B^-i} relative to the
+     * leading one), NaN at positions that are no magnitude digits (signs, exponent digits); {@code null} when the
+     * positions have no place values (the default, e.g. Hamming codes). Number-token losses use it (see {@code
+     * TokenLogits.places}).
+     *
+     * @return a fresh array or null
+     */
+    default double[] placeValues() {
+        return null;
+    }
 }

@@ -33,7 +33,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   mask[b,t] = tokenizer.allowed(t, token[b, 0..t-1])           [B, T, V], 1 allowed / 0 masked
  *               (null for a NormalizedTokenizer, whose digits are all allowed at every position)
  * </pre>
- * The output is {@link TokenLogits} with the tokenizer's token values and the mask, so every token loss (CE,
+ * The output is {@link TokenLogits} with the tokenizer's token values, its place values ({@link
+ * NumberTokenizer#placeValues}: number-level and place-weighted NTL, and NTL on the mantissa digits only of
+ * unnormalized tokens) and the mask, so every token loss (CE,
  * CE + lambda NTL-WAS, GCE, place-weighted NTL) trains it under the same masked softmax that scoring and sampling
  * use ({@link DecoderDistribution}, {@link DecoderState}).
  *
@@ -56,6 +58,7 @@ public final class DecoderHead implements RegressionHead {
     private final int v;
     private final int d;
     private final double[] tokenValues;
+    private final double[] places; // [T] or null
     private final Linear in;
     private final Embedding token;
     private final Embedding position;
@@ -77,6 +80,7 @@ public final class DecoderHead implements RegressionHead {
         this.v = tokenizer.vocabularySize();
         this.d = config.block().d();
         this.tokenValues = tokenizer.tokenValues();
+        this.places = tokenizer.placeValues();
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
         this.in = new Linear("decoder.in", config.inputWidth(), d, type, rng);
         this.token = new Embedding("decoder.token", v, d, type, rng);
@@ -155,11 +159,17 @@ public final class DecoderHead implements RegressionHead {
      * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
      * value).
      *
-     * @throws IllegalArgumentException if y is empty, non-finite, or outside the tokenizer's domain
+     * <p>NaN and +-Infinity are labels too when the tokenizer spells them (an {@code UnnormalizedTokenizer} with
+     * special tokens: {@code <nan> + 0..0 0..0}); the model then learns P(NaN), P(+-Inf) by cross-entropy like any
+     * other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
+     * carry no loss).
+     *
+     * @throws IllegalArgumentException if y is null or empty, or a label is outside the tokenizer's domain (e.g.
+     *                                  NaN without special tokens; the tokenizer's message names the value)
      */
     @Override
     public Targets targets(double[] y) {
-        Checks.allFinite("y", y);
+        Checks.notNull("y", y);
         Checks.require(y.length > 0, "y must not be empty, got length 0");
         int[] tokens = new int[y.length * t];
         for (int i = 0; i < y.length; i++) {
@@ -234,7 +244,7 @@ public final class DecoderHead implements RegressionHead {
             mask = arena.get(type, b, t, v);
             Host.write(masks(tokens, b), mask);
         }
-        return new Forward(new TokenLogits(co.output(), tokenValues, mask),
+        return new Forward(new TokenLogits(co.output(), tokenValues, mask, places),
                 new Cache(b, tokens.clone(), ci, ct, cp, cb, cl, co));
     }
 

@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * split into the zero leaf (mass {@code P0 = P(zero sequence)}, from one extra teacher-forced pass) and the rest of
  * the child (its mass minus P0). A walk that enters the rest of a zero-path child leaves the zero piece out from
  * then on. Sequences starting with a special token (NaN, +-Inf) have no value and are left out: with special tokens
- * the CDF rises to the number mass {@code 1 - P(specials)}, not to 1.
+ * the CDF rises to the number mass {@code 1 - P(specials)}, not to 1 ({@link DecoderDistribution} divides it by
+ * that mass, and asks for quantiles at {@code p} times it: the distribution of Y given Y finite).
  *
  * <ul>
  *   <li>CDF at y (leaf {@code t = encode(y)} whose cell holds y): {@code F(y) = sum over positions k of the masses of
@@ -209,8 +210,11 @@ final class UnnormalizedWalk {
         return out;
     }
 
-    /** The p-quantile per row, p in (0, 1). */
-    double[] quantile(double p) {
+    /**
+     * The p-quantile of the number part per row, p in (0, 1): the walk descends at level {@code p * numberMass[r]}
+     * (numberMass = 1 - P(specials), so that the quantiles are those of Y given Y finite).
+     */
+    double[] quantile(double p, double[] numberMass) {
         double[] p0 = zeroMass();
         DecoderState s = dist.start();
         double[] row = new double[v];
@@ -220,7 +224,9 @@ final class UnnormalizedWalk {
         boolean[] excluded = new boolean[b];
         boolean[] done = new boolean[b];
         Arrays.fill(path, 1.0);
-        Arrays.fill(res, p);
+        for (int r = 0; r < b; r++) {
+            res[r] = p * numberMass[r];
+        }
         int[] next = new int[b];
         for (int pos = 0; pos < t; pos++) {
             for (int r = 0; r < b; r++) {

@@ -221,9 +221,16 @@ public sealed interface HeadSpec permits HeadSpec.Pointwise, HeadSpec.Histogram,
             return new UnnormalizedDecoder(base, exponentDigits, mantissaDigits, 32, 1, 128, 1);
         }
 
-        /** The tokenizer this head spells y01 with. */
+        /**
+         * The tokenizer this head spells y01 with: the masks allow exponents up to 0 and no {@code -} sign, the range
+         * of y01 in [0, 1] (values up to {@code B - B^(1-M)} stay representable). With every exponent up to
+         * {@code B^E - 1} allowed, a trained model left a few percent of its mass on the exponent branches no target
+         * visits (values up to 1e9 times the range): on housing (fold 0, where 4% of the targets sit at the maximum,
+         * spelled {@code + + 0 1 0 0}) the 0.995 quantiles reached 1e5 and the CRPS 3644.
+         */
         public UnnormalizedTokenizer tokenizer() {
-            return new UnnormalizedTokenizer(new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false));
+            UnnormalizedConfig c = new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false);
+            return new UnnormalizedTokenizer(c.withRange(c.minExponent(), 0, false));
         }
 
         @Override

@@ -26,7 +26,7 @@ class UnnormalizedWalkTest {
     private static final int D = DecoderDistributionTest.D;
 
     /** A valid number sequence with its interval and its probability per row. */
-    private record Leaf(int[] tokens, Interval cell, double[] prob) {}
+    record Leaf(int[] tokens, Interval cell, double[] prob) {}
 
     private static void all(UnnormalizedTokenizer tok, int[] prefix, int pos, List<int[]> out) {
         if (pos == prefix.length) {
@@ -43,7 +43,7 @@ class UnnormalizedWalkTest {
     }
 
     /** Every valid sequence (specials included) with its probability per row; numbers sorted by cell. */
-    private static List<Leaf> leaves(DecoderHead h, UnnormalizedTokenizer tok, INDArray phi, List<double[]> special) {
+    static List<Leaf> leaves(DecoderHead h, UnnormalizedTokenizer tok, INDArray phi, List<double[]> special) {
         List<int[]> seqs = new ArrayList<>();
         all(tok, new int[tok.sequenceLength()], 0, seqs);
         int rows = (int) phi.size(0);
@@ -119,6 +119,13 @@ class UnnormalizedWalkTest {
         List<double[]> special = new ArrayList<>();
         List<Leaf> ls = leaves(h, tok, phi, special);
         double top = ls.get(ls.size() - 1).cell().hi();
+        // the distribution describes Y given Y finite: the brute-force masses are divided by the finite mass
+        double[] finite = new double[3];
+        for (int r = 0; r < 3; r++) {
+            for (Leaf l : ls) {
+                finite[r] += l.prob()[r];
+            }
+        }
         assertEquals(ls.get(0).cell().lo(), d.supportLowerBound()[0], 0.0);
         assertEquals(top, d.supportUpperBound()[0], 0.0);
         // y: cell ends, cell middles, zero, the zero cell's ends, points outside the support
@@ -131,37 +138,32 @@ class UnnormalizedWalkTest {
             double[] yy = {y, y, y};
             double[] cdf = d.cumulativeProbability(yy);
             for (int r = 0; r < 3; r++) {
-                assertEquals(bruteCdf(ls, r, y), cdf[r], 1e-9, config + " cdf at " + y + " row " + r);
+                assertEquals(bruteCdf(ls, r, y) / finite[r], cdf[r], 1e-9, config + " cdf at " + y + " row " + r);
             }
         }
         for (double p : new double[] {1e-4, 0.01, 0.05, 0.2, 0.37, 0.5, 0.63, 0.9, 0.95, 0.999}) {
             double[] q = d.inverseCumulativeProbability(p);
             for (int r = 0; r < 3; r++) {
-                double total = 0;
-                for (Leaf l : ls) {
-                    total += l.prob()[r];
-                }
-                if (p < total - 1e-9) { // with special tokens only the number mass has quantiles
-                    assertEquals(bruteQuantile(ls, r, p), q[r], 1e-9 * Math.max(1, Math.abs(q[r])),
-                            config + " quantile " + p + " row " + r);
-                } else {
-                    assertEquals(top, q[r], 1e-12 * top, config + " quantile above the number mass");
-                }
+                assertEquals(bruteQuantile(ls, r, p * finite[r]), q[r], 1e-9 * Math.max(1, Math.abs(q[r])),
+                        config + " quantile " + p + " row " + r);
             }
         }
         if (!config.specialTokens()) {
             DecoderDistributionTest.tableAgreesWithTreeAlgorithms(h.distribution(GradientCheck.random(seed + 2, 2.0, 2, D),
                     new DecoderDistribution.Options(64, 0, 10_000)));
         } else {
-            // the cdf tops out at the number mass 1 - P(specials)
+            // the cdf of the finite part tops out at 1; the special outcomes carry the rest, in token order
             double[] up = d.cumulativeProbability(new double[] {top * 3, top * 3, top * 3});
+            double[][] reported = {d.probabilityNaN(), d.probabilityPositiveInfinity(), d.probabilityNegativeInfinity()};
             for (int r = 0; r < 3; r++) {
                 double sp = 0;
-                for (double[] s : special) {
-                    sp += s[r];
+                for (int k = 0; k < 3; k++) {
+                    sp += special.get(k)[r];
+                    assertEquals(special.get(k)[r], reported[k][r], 1e-12, "special " + k);
                 }
                 assertTrue(sp > 1e-3, "the special tokens carry mass");
-                assertEquals(1 - sp, up[r], 1e-9);
+                assertEquals(1.0, up[r], 1e-9);
+                assertEquals(1 - sp, d.probabilityFinite()[r], 1e-12);
             }
         }
     }

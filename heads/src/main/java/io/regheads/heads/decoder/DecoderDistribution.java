@@ -5,9 +5,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.NormalizedTokenizer;
-import io.regheads.tokenizers.RepeatedTokenizer;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,12 +29,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       at their interval centre, while their summed {@code mass * width / 2} (the reported error bound) fits
  *       the tolerance.
  * </ul>
- * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}. For an
- * {@link UnnormalizedTokenizer} the CDF and the quantiles walk the tree too (T decoder steps per query, see
- * {@code UnnormalizedWalk}): every prefix stands for a contiguous value range, the zero spelling is split off as its
- * own piece, and special tokens (if any) are left out. For other tokenizers, and for the unnormalized exact mean,
- * the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}), sorted by
- * interval.
+ * These need fixed-point digits of [0, 1] (value order = lexicographic token order, {@link
+ * NumberTokenizer#isFixedPoint()}), as normalized digits are. For a tokenizer with prefix ranges ({@link
+ * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) the CDF and the quantiles walk the tree
+ * too (T decoder steps per query, see {@code PrefixRangeWalk}): every prefix stands for a contiguous value range,
+ * the detached sequence (the zero spelling) is split off as its own piece, and special tokens (if any) are left out.
+ * For other tokenizers, and for the exact mean of tokenizers without fixed-point digits, the same quantities come
+ * from the full list of valid sequences (at most {@link Options#maxLeaves()}), sorted by interval. The tokenizer is
+ * asked for these capabilities; its class is never tested.
  *
  * <p><b>Point estimate of unnormalized decoders.</b> Use {@link #median()} (the tree-walk 0.5 quantile, T steps):
  * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for
@@ -45,8 +44,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * 1e9 moves the mean by 1e3), so it is kept for completeness but is not a robust prediction.
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
- * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft
- * votes for {@link RepeatedTokenizer}. Immutable (a snapshot of the head's parameters) and thread-safe.
+ * and top-p, {@link #beamSearch}, {@link #mode} and {@link #greedy}, sample-based mean and Harrell-Davis median, and
+ * majority/soft votes for repetition codes ({@link NumberTokenizer#repetitions()} {@code > 1}). Immutable (a snapshot of the head's parameters) and thread-safe.
  */
 public final class DecoderDistribution implements PredictiveDistribution {
 
@@ -121,7 +120,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final int v;
     private final Options options;
     private final boolean tabulate;
-    private final UnnormalizedWalk walk; // tree walks for unnormalized tokenizers, else null
+    private final PrefixRangeWalk walk; // tree walks for tokenizers with prefix ranges (not fixed point), else null
     private volatile Leaves leaves;
     private volatile List<int[]> sequences;
     private volatile boolean tooMany;
@@ -132,7 +131,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         Checks.require(phi.size(0) >= 1, "phi must have at least one row");
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
-        this.ordered = tok instanceof NormalizedTokenizer;
+        this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);
         Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
@@ -140,7 +139,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.v = w.v;
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
-        this.walk = tok instanceof UnnormalizedTokenizer ut ? new UnnormalizedWalk(this, ut) : null;
+        this.walk = !ordered && tok.hasPrefixRanges() ? new PrefixRangeWalk(this, tok) : null;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -589,15 +588,32 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * Error-corrected greedy prediction for a {@link RepeatedTokenizer}: decode greedily (argmax at each position),
-     * then vote per inner position: majority of the greedy tokens ({@code soft = false}) or the largest summed
-     * probability ({@code soft = true}).
+     * Greedy decoding: token by token the most probable allowed token (a width-1 {@link #beamSearch}), decoded with
+     * {@link NumberTokenizer#decode} (which votes for a repetition code). T decoder steps for all rows; a cheap
+     * approximation of {@link #mode()}, and the arithmetic benchmark's point prediction.
      *
-     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     * @return {@code [B]} decoded values
+     */
+    public double[] greedy() {
+        int[][] tokens = beamSearch(1).tokens();
+        double[] out = new double[b];
+        for (int r = 0; r < b; r++) {
+            out[r] = tok.decode(tokens[r]);
+        }
+        return out;
+    }
+
+    /**
+     * Error-corrected greedy prediction for a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}):
+     * decode greedily (argmax at each position), then vote per inner position: majority of the greedy tokens
+     * ({@code soft = false}, {@link NumberTokenizer#decode}) or the largest summed probability ({@code soft = true},
+     * {@link NumberTokenizer#decodeSoft}).
+     *
+     * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] vote(boolean soft) {
-        Checks.require(tok instanceof RepeatedTokenizer, "vote needs a RepeatedTokenizer, got %s", tok);
-        RepeatedTokenizer rt = (RepeatedTokenizer) tok;
+        Checks.require(tok.repetitions() > 1, "vote needs a tokenizer that repeats its spelling (repetitions() > 1), got %s",
+                tok);
         DecoderState s = start();
         double[][][] probs = new double[b][t][v];
         double[] row = new double[v];
@@ -618,7 +634,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
-            out[r] = soft ? rt.decodeSoft(probs[r]) : rt.decode(s.prefix(r));
+            out[r] = soft ? tok.decodeSoft(probs[r]) : tok.decode(s.prefix(r));
         }
         return out;
     }
@@ -626,8 +642,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
     // ------------------------------------------------------------------ support and leaves
 
     /**
-     * 0 for normalized digits; for an {@link UnnormalizedTokenizer} the low end of its whole number range (from
-     * {@link UnnormalizedTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
+     * 0 for fixed-point digits; for a tokenizer with prefix ranges the low end of its whole number range (from
+     * {@link NumberTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
      * sequences when there are at most {@link Options#maxLeaves()} of them, else {@code -Infinity} (not enumerated).
      */
     @Override
@@ -713,7 +729,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
             NumberTokenizer tk = dd.tok;
             List<int[]> all = dd.sequences();
             Checks.require(all != null, "the tokenizer has more than %d valid sequences: exact CDF, quantiles and mean"
-                    + " need value-ordered tokens (NormalizedTokenizer); use sampling", dd.options.maxLeaves());
+                    + " need fixed-point digits or prefix ranges (NumberTokenizer capabilities); use sampling",
+                    dd.options.maxLeaves());
             seq.addAll(all);
             iv = new Interval[seq.size()];
             for (int i = 0; i < iv.length; i++) {

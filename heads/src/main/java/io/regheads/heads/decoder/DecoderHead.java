@@ -30,7 +30,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   x         = block_L(... block_1(x))                          pre-LN causal blocks, [B, T, d]
  *   logits    = LN_f(x) Wout + bout                              [B, T, V]
  *   mask[b,t] = tokenizer.allowed(t, token[b, 0..t-1])           [B, T, V], 1 allowed / 0 masked
- *               (null for a NormalizedTokenizer, whose digits are all allowed at every position)
+ *               (null when tokenizer.everySequenceValid(), e.g. normalized digits)
  * </pre>
  * The output is {@link TokenLogits} with the tokenizer's token values and the mask, so every token loss (CE,
  * CE + lambda NTL-WAS, GCE, place-weighted NTL) trains it under the same masked softmax that scoring and sampling
@@ -225,8 +225,8 @@ public final class DecoderHead implements RegressionHead {
         }
         LayerNorm.Cache cl = lnf.forward(x, arena);
         Linear.Cache co = out.forward(cl.output(), arena); // [B, T, V]
-        INDArray mask = null; // normalized digits: every token is allowed everywhere, no mask needed
-        if (!(tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer)) {
+        INDArray mask = null; // every token allowed everywhere (e.g. normalized digits): no mask needed
+        if (!tokenizer.everySequenceValid()) {
             mask = arena.get(type, b, t, v);
             Host.write(masks(tokens, b), mask);
         }

@@ -174,7 +174,7 @@ class DecoderDistributionTest {
         // by hand: the largest value 9.99e99 has quantum 1e97, so its cell ends at 9.995e99 (no enumeration)
         assertEquals(-9.995e99, d.supportLowerBound()[0], 1e87);
         assertEquals(9.995e99, d.supportUpperBound()[0], 1e87);
-        // quantiles and the cdf walk the tree (UnnormalizedWalkTest checks them against enumeration)
+        // quantiles and the cdf walk the tree (PrefixRangeWalkTest checks them against enumeration)
         assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, d.cumulativeProbability(d.median()), 1e-9);
         // the exact mean still needs all 2 * 199 * 900 + 1 valid sequences, more than the 100 000 allowed
         assertThrows(IllegalArgumentException.class, d::mean);

@@ -11,16 +11,29 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Turns features {@code phi [B, D]} from any encoder into a predictive distribution over y.
  *
  * <p>Training: {@code targets(y)} converts labels into what the head's losses compare with; {@code forward}
- * returns the output and an immutable cache; a loss fills {@code dOutput}; {@code backward} adds the parameter
- * gradients into {@link Param#grad()} and returns {@code dPhi [B, D]} for the encoder.
+ * returns the output and an immutable cache of type {@code C}; a loss fills {@code dOutput}; {@code backward} takes
+ * that cache back, adds the parameter gradients into {@link Param#grad()} and returns {@code dPhi [B, D]} for the
+ * encoder. The cache type is the head's own (e.g. {@code Linear.Cache} for a one-layer head), so a head never
+ * casts what it gets back; code that holds a {@code RegressionHead<?>} runs forward and backward in one generic
+ * method:
+ * <pre>{@code
+ * static <C> INDArray step(RegressionHead<C> head, INDArray phi, Targets t, Loss loss, Arena arena) {
+ *     RegressionHead.Forward<C> f = head.forward(phi, t, arena);
+ *     HeadOutput dOut = f.output().zerosLike(arena);
+ *     loss.accumulate(f.output(), t, 1.0, dOut, new double[t.batchSize()]);
+ *     return head.backward(f, dOut, arena);
+ * }
+ * }</pre>
  *
  * <p>Inference: {@code distribution(phi)} gives B distributions (a decoder samples or walks its digit tree from
  * phi, so the distribution takes phi rather than one output).
  *
  * <p>Parameters change only in optimizer steps; a head is otherwise safe for concurrent forward passes with
  * separate arenas.
+ *
+ * @param <C> the head's cache: what {@code forward} keeps for {@code backward} (immutable)
  */
-public interface RegressionHead {
+public interface RegressionHead<C> {
 
     /** Feature width D this head takes. */
     int inputWidth();
@@ -43,15 +56,20 @@ public interface RegressionHead {
      * @param targets the targets when training (decoders teacher-force on them); may be null at inference for
      *                heads that do not need them
      * @param arena   where scratch buffers come from
+     * @return the output and this head's cache
      */
-    Forward forward(INDArray phi, Targets targets, Arena arena);
+    Forward<C> forward(INDArray phi, Targets targets, Arena arena);
 
     /**
      * Backpropagates {@code dOutput} (same form as {@code forward.output()}); adds parameter gradients.
      *
+     * @param forward what {@link #forward} returned on this head
+     * @param dOutput d(loss)/d(output), the same form and shapes as {@code forward.output()}
+     * @param arena   where scratch buffers come from
      * @return {@code dPhi [B, D]}
+     * @throws IllegalArgumentException if dOutput is not of the form forward produced
      */
-    INDArray backward(Forward forward, HeadOutput dOutput, Arena arena);
+    INDArray backward(Forward<C> forward, HeadOutput dOutput, Arena arena);
 
     /** The predictive distributions for B rows of features. */
     PredictiveDistribution distribution(INDArray phi);
@@ -60,7 +78,8 @@ public interface RegressionHead {
      * The result of a forward pass: the output a loss sees and the head's own cache for backward.
      *
      * @param output what losses see
-     * @param cache  head-private intermediate values (immutable)
+     * @param cache  the head's intermediate values (immutable), for its backward
+     * @param <C>    the head's cache type
      */
-    record Forward(HeadOutput output, Object cache) {}
+    record Forward<C>(HeadOutput output, C cache) {}
 }

@@ -42,10 +42,21 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Thread safety: concurrent forward passes with separate arenas are safe; backward writes gradients.
  */
-public final class DecoderHead implements RegressionHead {
+public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
-    /** Caches of one teacher-forced pass. */
-    record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
+    /**
+     * What backward needs from one teacher-forced pass (immutable; callers pass it back unchanged).
+     *
+     * @param batch    B
+     * @param tokens   the target tokens {@code [B * T]} (a private copy)
+     * @param in       {@code phi Win + bin}, {@code [B, d]}
+     * @param token    the token embeddings of positions 1..T-1, {@code [B, T-1, d]} (null when T = 1)
+     * @param position the position embeddings, {@code [B, T, d]}
+     * @param blocks   one cache per transformer block
+     * @param lnf      the final layer norm
+     * @param out      the output projection, logits {@code [B, T, V]}
+     */
+    public record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
             List<TransformerBlock.Cache> blocks, LayerNorm.Cache lnf, Linear.Cache out) {}
 
     private final DecoderConfig config;
@@ -172,7 +183,7 @@ public final class DecoderHead implements RegressionHead {
      * @throws IllegalArgumentException on missing or mismatched targets, a wrong phi shape, or an invalid token
      */
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.require(targets instanceof Targets.Tokens, "targets must be Targets.Tokens (teacher forcing), got %s",
                 targets == null ? "null" : targets.getClass().getSimpleName());
         Checks.rank("phi", phi, 2);
@@ -230,7 +241,7 @@ public final class DecoderHead implements RegressionHead {
             mask = arena.get(type, b, t, v);
             Host.write(masks(tokens, b), mask);
         }
-        return new Forward(new TokenLogits(co.output(), tokenValues, mask),
+        return new Forward<>(new TokenLogits(co.output(), tokenValues, mask),
                 new Cache(b, tokens.clone(), ci, ct, cp, cb, cl, co));
     }
 
@@ -253,11 +264,10 @@ public final class DecoderHead implements RegressionHead {
 
     /** @return {@code dPhi [B, D]}; adds every parameter gradient */
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s",
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
-        Checks.require(forward.cache() instanceof Cache, "forward must come from this head");
-        Cache c = (Cache) forward.cache();
+        Cache c = Checks.notNull("forward.cache", forward.cache());
         int b = c.batch();
         // logits = LN_f(x) Wout + bout
         INDArray dx = out.backward(c.out(), ((TokenLogits) dOutput).logits(), arena);

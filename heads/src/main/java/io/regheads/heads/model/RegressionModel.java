@@ -60,7 +60,7 @@ public final class RegressionModel {
     private final int inputWidth;
     private final DataType type;
     private final MlpEncoder encoder;
-    private final RegressionHead head;
+    private final RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
     private MinMaxScaler yScaler;
@@ -90,7 +90,7 @@ public final class RegressionModel {
         return config;
     }
 
-    public RegressionHead head() {
+    public RegressionHead<?> head() {
         return head;
     }
 
@@ -267,22 +267,27 @@ public final class RegressionModel {
 
         @Override
         public double trainStep(INDArray x, double[] y, Arena arena) {
-            MlpEncoder.Cache ec = encoder.forward(x, arena);
-            Targets t = head.targets(y);
-            RegressionHead.Forward f = head.forward(ec.output(), t, arena);
-            HeadOutput dOut = f.output().zerosLike(arena);
-            double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
-            INDArray dPhi = head.backward(f, dOut, arena);
-            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
-            return value;
+            return step(head, x, y, arena, true);
         }
 
         @Override
         public double evaluate(INDArray x, double[] y, Arena arena) {
+            return step(head, x, y, arena, false);
+        }
+
+        /** Encoder and head forward, the loss, and (when training) head and encoder backward. */
+        private <C> double step(RegressionHead<C> h, INDArray x, double[] y, Arena arena, boolean train) {
             MlpEncoder.Cache ec = encoder.forward(x, arena);
-            Targets t = head.targets(y);
-            RegressionHead.Forward f = head.forward(ec.output(), t, arena);
-            return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
+            Targets t = h.targets(y);
+            RegressionHead.Forward<C> f = h.forward(ec.output(), t, arena);
+            if (!train) {
+                return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
+            }
+            HeadOutput dOut = f.output().zerosLike(arena);
+            double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
+            INDArray dPhi = h.backward(f, dOut, arena);
+            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
+            return value;
         }
 
         @Override

@@ -26,7 +26,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
  */
-public final class PointwiseHead implements RegressionHead {
+public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     /**
      * @param inputWidth D
@@ -82,7 +82,7 @@ public final class PointwiseHead implements RegressionHead {
     }
 
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
         if (config.sigmoid()) {
@@ -92,13 +92,13 @@ public final class PointwiseHead implements RegressionHead {
             }
             Host.write(v, values);
         }
-        return new Forward(new Scalar(values), c);
+        return new Forward<>(new Scalar(values), c);
     }
 
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s", dOutput.getClass().getSimpleName());
-        Linear.Cache c = (Linear.Cache) forward.cache();
+        Linear.Cache c = forward.cache();
         INDArray d = ((Scalar) dOutput).values();
         int b = (int) d.length();
         INDArray dRaw = arena.get(c.output().dataType(), b, 1); // [B, 1]

@@ -36,7 +36,7 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class SequenceModel implements TrainableModel {
     private final SequenceEncoder encoder;
-    private final RegressionHead head;
+    private final RegressionHead<?> head;
     private final Loss loss;
     private final double shift;
     private final double scale;
@@ -48,7 +48,7 @@ public final class SequenceModel implements TrainableModel {
      * @throws IllegalArgumentException on a null part, a head whose input width differs from the encoder's, or a
      *                                  bad shift/scale
      */
-    public SequenceModel(SequenceEncoder encoder, RegressionHead head, Loss loss, double shift, double scale) {
+    public SequenceModel(SequenceEncoder encoder, RegressionHead<?> head, Loss loss, double shift, double scale) {
         this.encoder = Checks.notNull("encoder", encoder);
         this.head = Checks.notNull("head", head);
         this.loss = Checks.notNull("loss", loss);
@@ -65,7 +65,7 @@ public final class SequenceModel implements TrainableModel {
         return encoder;
     }
 
-    public RegressionHead head() {
+    public RegressionHead<?> head() {
         return head;
     }
 
@@ -108,10 +108,14 @@ public final class SequenceModel implements TrainableModel {
      * @throws IllegalArgumentException if y does not have one value per sequence
      */
     public double run(SequenceBatch batch, double[] y, Arena arena, boolean train) {
+        return run(head, batch, y, arena, train);
+    }
+
+    private <C> double run(RegressionHead<C> head, SequenceBatch batch, double[] y, Arena arena, boolean train) {
         Checks.require(y.length == batch.batch(), "y must have length %d, got %d", batch.batch(), y.length);
         SequenceEncoder.Cache c = encoder.forward(batch, arena);
         Targets targets = head.targets(scaled(y));
-        RegressionHead.Forward f = head.forward(c.phi(), targets, arena);
+        RegressionHead.Forward<C> f = head.forward(c.phi(), targets, arena);
         HeadOutput g = f.output().zerosLike(arena);
         double value = loss.accumulate(f.output(), targets, 1.0, g, new double[batch.batch()]);
         if (train) {

@@ -41,7 +41,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
  */
-public final class XValHead implements RegressionHead {
+public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     /** Smallest standard deviation the learned-variance output reports. */
     public static final double MIN_STD = 1e-6;
@@ -65,8 +65,14 @@ public final class XValHead implements RegressionHead {
         }
     }
 
-    /** Caches of the two layers and the activation. */
-    record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
+    /**
+     * What backward needs: the caches of the two layers and the activation.
+     *
+     * @param fc1  {@code phi W1 + b1}, {@code [B, H]}
+     * @param gelu {@code a = GELU(...)}, {@code [B, H]}
+     * @param fc2  {@code o = a W2 + b2}, {@code [B, 1 or 2]}
+     */
+    public record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
 
     private final Config config;
     private final DataType type;
@@ -130,7 +136,7 @@ public final class XValHead implements RegressionHead {
 
     /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.rank("phi", phi, 2);
         Checks.require(phi.size(1) == config.inputWidth(), "phi must have width %d, got %d", config.inputWidth(),
                 phi.size(1));
@@ -144,7 +150,7 @@ public final class XValHead implements RegressionHead {
         if (!config.learnedVariance()) {
             INDArray values = arena.get(type, b); // [B]
             Host.write(o, values);
-            return new Forward(new Scalar(values), cache);
+            return new Forward<>(new Scalar(values), cache);
         }
         INDArray logits = arena.zeros(type, b, 1); // [B, 1]
         INDArray means = arena.get(type, b, 1); // [B, 1]
@@ -157,7 +163,7 @@ public final class XValHead implements RegressionHead {
         }
         Host.write(m, means);
         Host.write(s, stds);
-        return new Forward(new GaussianMixture(logits, means, stds), cache);
+        return new Forward<>(new GaussianMixture(logits, means, stds), cache);
     }
 
     private static double softplus(double z) {
@@ -166,10 +172,10 @@ public final class XValHead implements RegressionHead {
 
     /** @throws IllegalArgumentException if dOutput is not of the form forward produced */
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.notNull("forward", forward);
         Checks.notNull("dOutput", dOutput);
-        Cache c = (Cache) forward.cache();
+        Cache c = Checks.notNull("forward.cache", forward.cache());
         INDArray out = c.fc2().output(); // [B, 1 or 2]
         int b = Math.toIntExact(out.size(0));
         INDArray dOut = arena.get(type, out.shape());

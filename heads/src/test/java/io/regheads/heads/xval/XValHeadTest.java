@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.loss.LossValue;
 import io.regheads.core.nn.Arena;
@@ -54,7 +53,7 @@ class XValHeadTest {
         double worst = GradientCheck.check(() -> project(head.forward(phi, null, Arena.none()).output(), r1, r2),
                 () -> {
                     head.params().forEach(Param::zeroGrad);
-                    RegressionHead.Forward f = head.forward(phi, null, Arena.none());
+                    var f = head.forward(phi, null, Arena.none());
                     HeadOutput g = f.output().zerosLike();
                     if (g instanceof Scalar) {
                         ((Scalar) g).values().assign(r1);
@@ -98,7 +97,7 @@ class XValHeadTest {
         XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         double[] y = {0.5, -1.0, 2.0};
-        RegressionHead.Forward f = head.forward(phi, head.targets(y), Arena.none());
+        var f = head.forward(phi, head.targets(y), Arena.none());
         LossValue l = Losses.ce().evaluate(f.output(), head.targets(y));
         double[] yHat = head.predict(phi);
         double mse = 0;
@@ -156,7 +155,7 @@ class XValHeadTest {
         assertThrows(IllegalArgumentException.class, () -> head.targets(new double[] {1, Double.NaN}));
         assertThrows(IllegalArgumentException.class, () -> head.setNoiseStd(0));
         assertThrows(IllegalArgumentException.class, () -> new XValHead.Config(0, 4, false, 1));
-        RegressionHead.Forward f = head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 4), null, Arena.none());
+        var f = head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 4), null, Arena.none());
         assertThrows(IllegalArgumentException.class, () -> head.backward(f, new GaussianMixture(
                 Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.ones(DataType.DOUBLE, 2, 1)),
                 Arena.none()));

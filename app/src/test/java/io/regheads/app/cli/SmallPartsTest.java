@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +60,11 @@ class SmallPartsTest {
         assertEquals(List.of("mdn", "pointwise"), c.select("MDN, pointwise").stream().map(HeadCatalog.Preset::name).toList());
         assertThrows(IllegalArgumentException.class, () -> c.select("mdn,mdn"));
         assertThrows(IllegalArgumentException.class, () -> c.select("xval"));
-        c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new HeadSpec.Mixture(3)));
+        c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new MixtureSpec(3)));
         HeadCatalog.Preset p = c.select("mdn3").get(0);
-        assertEquals(new HeadSpec.Mixture(3), p.spec().get());
+        assertEquals(new MixtureSpec(3), p.spec().get());
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "mdn3"), c.names());
         assertThrows(IllegalArgumentException.class,
-                () -> new HeadCatalog.Preset("a,b", "", null, () -> new HeadSpec.Mixture(1)));
+                () -> new HeadCatalog.Preset("a,b", "", null, () -> new MixtureSpec(1)));
     }
 }

@@ -1,10 +1,12 @@
 package io.regheads.core.head;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import java.util.List;
+import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -26,7 +28,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * }</pre>
  *
  * <p>Inference: {@code distribution(phi)} gives B distributions (a decoder samples or walks its digit tree from
- * phi, so the distribution takes phi rather than one output).
+ * phi, so the distribution takes phi rather than one output); {@code point(phi, estimate)} gives point predictions
+ * by the head's own route to a summary (a decoder decodes greedily, a Gaussian head returns its mean).
+ *
+ * <p>After training: {@code afterFit(phi, y)} on held-out rows fits what the loss leaves open (a point head's noise
+ * level); {@code state()} is what that step set, saved with a model and put back by {@code restoreState}. Both are
+ * empty for heads without such a step.
  *
  * <p>Parameters change only in optimizer steps; a head is otherwise safe for concurrent forward passes with
  * separate arenas.
@@ -73,6 +80,63 @@ public interface RegressionHead<C> {
 
     /** The predictive distributions for B rows of features. */
     PredictiveDistribution distribution(INDArray phi);
+
+    /**
+     * Point predictions for B rows of features, in the head's y units.
+     *
+     * <p>Default: {@code distribution(phi)}'s {@code mean()}, {@code median()} or {@code mode()} ({@link
+     * PointEstimate#MODE} and {@link PointEstimate#GREEDY}); heads with a cheaper or a different route override it
+     * (a decoder's GREEDY is its width-1 beam search).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if estimate is null (or phi is invalid, as for {@link #distribution})
+     */
+    default double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        PredictiveDistribution d = distribution(phi);
+        return switch (estimate) {
+            case MEAN -> d.mean();
+            case MEDIAN -> d.median();
+            case MODE, GREEDY -> d.mode();
+        };
+    }
+
+    /**
+     * The after-fit step: fits what the training loss leaves open on rows the head was not trained on (held-out
+     * rows, or the training rows when none are held out), e.g. the noise level of a point head's Gaussian. Called
+     * once by a model after training; the result is in {@link #state()}.
+     *
+     * <p>Default: nothing.
+     *
+     * @param phi {@code [B, D]} features of those rows
+     * @param y   {@code [B]} their labels in the head's y units
+     * @throws IllegalArgumentException on mismatched shapes or non-finite labels (heads that use them)
+     */
+    default void afterFit(INDArray phi, double[] y) {}
+
+    /**
+     * The state set after fitting that is not a parameter, by name (e.g. {@code noiseStd}), in a fixed order: what
+     * a saved model must keep besides the weights. Default: empty.
+     *
+     * @return an unmodifiable map
+     */
+    default Map<String, Double> state() {
+        return Map.of();
+    }
+
+    /**
+     * Puts back a {@link #state()} read from a saved model.
+     *
+     * <p>Default: accepts only an empty map.
+     *
+     * @throws IllegalArgumentException naming a missing, unknown or invalid entry
+     */
+    default void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Checks.require(state.isEmpty(), "%s has no saved state, got %s", getClass().getSimpleName(), state.keySet());
+    }
 
     /**
      * The result of a forward pass: the output a loss sees and the head's own cache for backward.

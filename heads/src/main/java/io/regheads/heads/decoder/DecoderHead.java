@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
@@ -300,6 +301,22 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     @Override
     public DecoderDistribution distribution(INDArray phi) {
         return new DecoderDistribution(this, phi, DecoderDistribution.Options.defaults());
+    }
+
+    /**
+     * Point predictions: {@link PointEstimate#GREEDY} is {@link DecoderDistribution#greedy()} (a width-1 beam search,
+     * decoded; T decoder steps), the others are the distribution's mean, median or mode (a beam of {@link
+     * DecoderDistribution.Options#beamWidth()}).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary
+     * @return {@code [B]} in the tokenizer's units
+     * @throws IllegalArgumentException if estimate is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        return estimate == PointEstimate.GREEDY ? distribution(phi).greedy() : RegressionHead.super.point(phi, estimate);
     }
 
     /** As {@link #distribution(INDArray)} with explicit inference options. */

@@ -2,6 +2,7 @@ package io.regheads.heads.xval;
 
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.internal.Checks;
@@ -205,6 +206,21 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         INDArray da = fc2.backward(c.fc2(), dOut, arena);
         da = gelu.backward(c.gelu(), da, arena);
         return fc1.backward(c.fc1(), da, arena);
+    }
+
+    /**
+     * Point predictions: {@link #predict} for every estimate (the Gaussian's mean, median and mode coincide; greedy
+     * decoding of a continuous output is its mode).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary (all give the same values)
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if estimate is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        return predict(phi);
     }
 
     /** Point predictions {@code [B]} (the means). */

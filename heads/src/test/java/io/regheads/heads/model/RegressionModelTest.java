@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -36,7 +41,7 @@ public class RegressionModelTest {
     }
 
     static Stream<HeadSpec> heads() {
-        return Stream.of(new HeadSpec.Pointwise(false), new HeadSpec.Histogram(64, true), new HeadSpec.Mixture(5));
+        return Stream.of(new PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5));
     }
 
     private static ModelConfig small(HeadSpec h) {
@@ -73,10 +78,22 @@ public class RegressionModelTest {
         assertArrayEquals(d.inverseCumulativeProbability(0.9), d2.inverseCumulativeProbability(0.9), 0.0);
     }
 
+    /** Point predictions come from the head by the spec's estimate, mapped as predict maps the distribution. */
+    @Test
+    void pointPredictionsAreTheHeadsSummaryInOriginalUnits() {
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        m.fit(data(300, 8));
+        double[][] x = data(5, 9).x();
+        assertArrayEquals(m.predict(x).mean(), m.predictPoint(x), 0.0);
+        assertArrayEquals(m.predict(x).median(), m.predictPoint(x, PointEstimate.MEDIAN), 0.0);
+        assertArrayEquals(m.predict(x).mode(), m.predictPoint(x, PointEstimate.GREEDY), 0.0);
+    }
+
     @Test
     void unitPredictionsDifferFromOriginalUnitsByTheJacobian() {
         Dataset train = data(500, 4);
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
         m.fit(train);
         double[][] x = {{0.1, 0.2}, {-0.5, 0.9}};
         double[] y = {3.1, 2.0};
@@ -91,7 +108,7 @@ public class RegressionModelTest {
     /** The class promises concurrent predictions after fitting: 4 threads agree bit for bit with one thread. */
     @Test
     void concurrentPredictionsEqualSequentialOnes() throws Exception {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults()
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults()
                 .withMaxEpochs(2)), 2);
         m.fit(data(400, 6));
         double[][] x = data(300, 7).x();
@@ -119,7 +136,7 @@ public class RegressionModelTest {
 
     @Test
     void corruptAndTruncatedModelFilesAreRefusedClearly() throws Exception {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Histogram(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
+        RegressionModel m = RegressionModel.create(small(new HistogramSpec(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
         m.fit(data(300, 5));
         Path f = dir.resolve("m.rgh");
         m.save(f);
@@ -138,11 +155,11 @@ public class RegressionModelTest {
 
     @Test
     void badArgumentsAreNamed() {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(2)), 2);
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(2)), 2);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.predict(new double[][] {{0, 1}}));
         assertEquals("model must be fitted (or loaded) before predicting", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> m.fit(Dataset.of(new double[][] {{1, 2, 3}, {1, 2, 4}}, new double[] {1, 2})));
-        IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new HeadSpec.Mixture(2)).withLoss("ce+0.3*was"));
+        IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new MixtureSpec(2)).withLoss("ce+0.3*was"));
         assertTrue(loss.getMessage().startsWith("loss term 'was' in 'ce+0.3*was' is unknown"), loss.getMessage());
     }
 }

@@ -23,6 +23,8 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainingResult;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -46,6 +48,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * PredictiveDistribution d = m.predict(test.x());  // in the original units of y
  * double[] nll = d.logDensity(test.y());           // densities carry the Jacobian of the scaling
  * m.save(Path.of("model.rgh"));                     // RegressionModel.load(...) predicts identically
+ * byte[] shipped = m.toBytes();                     // the same bytes without a file: fromBytes, save/load on streams
  * }</pre>
  *
  * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to {@code y01 = (y -
@@ -332,6 +335,28 @@ public final class RegressionModel {
         checkpoint().write(file);
     }
 
+    /**
+     * Writes the same bytes as {@link #save(Path)} to {@code out}, e.g. to ship a model without a temporary file;
+     * flushes the stream and leaves it open.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or out is null
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public void save(OutputStream out) {
+        Checks.notNull("out", out);
+        checkpoint().write(out);
+    }
+
+    /**
+     * The model in the file format of {@link #save(Path)}, as one array ({@link #fromBytes} reads it back and
+     * predicts bit for bit the same).
+     *
+     * @throws IllegalArgumentException if the model is not fitted
+     */
+    public byte[] toBytes() {
+        return checkpoint().toBytes();
+    }
+
     private Checkpoint checkpoint() {
         requireFitted();
         Properties p = config.toProperties();
@@ -344,13 +369,25 @@ public final class RegressionModel {
         p.setProperty("x.scale", join(xScaler.scale()));
         p.setProperty("y.min", Double.toString(yScaler.min()));
         p.setProperty("y.max", Double.toString(yScaler.max()));
+        return Checkpoint.of(metadata(p), params());
+    }
+
+    /**
+     * The properties as {@link Properties#store} escapes them, one key per line in key order and without the date
+     * comment, so that the same model always gives the same bytes.
+     */
+    private static String metadata(Properties p) {
         StringWriter w = new StringWriter();
         try {
             p.store(w, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Checkpoint.of(w.toString(), params());
+        String[] lines = w.toString().split("\\R");
+        StringBuilder sb = new StringBuilder();
+        Arrays.stream(lines).filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted()
+                .forEach(l -> sb.append(l).append('\n'));
+        return sb.toString();
     }
 
     /**
@@ -362,6 +399,26 @@ public final class RegressionModel {
      */
     public static RegressionModel load(Path file) {
         return fromCheckpoint(Checkpoint.read(file), "model file " + file);
+    }
+
+    /**
+     * Reads a model written by {@link #save(OutputStream)} (or the bytes of a model file) from {@code in}, up to the
+     * end of the stream, which stays open.
+     *
+     * @throws IllegalArgumentException as {@link #load(Path)}, naming the stream
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public static RegressionModel load(InputStream in) {
+        return fromCheckpoint(Checkpoint.read(in), "model stream");
+    }
+
+    /**
+     * Reads a model from the bytes {@link #toBytes()} gave (or a model file's bytes).
+     *
+     * @throws IllegalArgumentException as {@link #load(Path)}, naming the bytes
+     */
+    public static RegressionModel fromBytes(byte[] bytes) {
+        return fromCheckpoint(Checkpoint.fromBytes(bytes), "model bytes");
     }
 
     private static RegressionModel fromCheckpoint(Checkpoint c, String where) {

@@ -134,6 +134,56 @@ public class RegressionModelTest {
         }
     }
 
+    /** Bytes and streams carry the file's bytes; a model read from them predicts bit for bit the same. */
+    @Test
+    void modelsTravelAsBytesAndStreams() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new PointwiseSpec(false)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        m.fit(data(300, 10));
+        Path f = dir.resolve("p.rgh");
+        m.save(f);
+        byte[] bytes = m.toBytes();
+        assertArrayEquals(Files.readAllBytes(f), bytes);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        m.save(out);
+        assertArrayEquals(bytes, out.toByteArray());
+        double[][] x = data(7, 11).x();
+        double[] y = data(7, 11).y();
+        for (RegressionModel back : new RegressionModel[] {RegressionModel.fromBytes(bytes),
+                RegressionModel.load(new java.io.ByteArrayInputStream(bytes)), RegressionModel.load(f)}) {
+            assertArrayEquals(m.predictPoint(x), back.predictPoint(x), 0.0);
+            assertArrayEquals(m.predict(x).logDensity(y), back.predict(x).logDensity(y), 0.0); // the noise level too
+            assertEquals(m.config(), back.config());
+        }
+        String meta = io.regheads.core.io.Checkpoint.fromBytes(bytes).metadata();
+        assertTrue(!meta.startsWith("#"), "no date comment: the same model gives the same bytes");
+        for (String key : new String[] {"version=2", "head=pointwise", "head.version=1", "head.sigmoid=false",
+            "state.noiseStd=", "trainer.maxEpochs=2", "trainer.batchSize=128", "encoder.width=64"}) {
+            assertTrue(meta.contains(key), key + " in " + meta);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RegressionModel.fromBytes(java.util.Arrays.copyOf(bytes, 40)));
+        assertTrue(e.getMessage().startsWith("model bytes is truncated"), e.getMessage());
+    }
+
+    /** A model whose metadata was written with a bad value names the key (the checksum is recomputed). */
+    @Test
+    void invalidMetadataNamesTheKey() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new HistogramSpec(16, false)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(1)), 2);
+        m.fit(data(200, 12));
+        io.regheads.core.io.Checkpoint c = io.regheads.core.io.Checkpoint.fromBytes(m.toBytes());
+        for (String[] edit : new String[][] {{"head.bins=16", "head.bins=sixteen", "head.bins must be an integer, got 'sixteen'"},
+            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder], got 'forest'"},
+            {"trainer.patience=5", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
+            {"version=2", "version=3", "version must be 2 (the newest this library reads), got 3"}}) {
+            assertTrue(c.metadata().contains(edit[0]), edit[0]);
+            byte[] bad = new io.regheads.core.io.Checkpoint(c.metadata().replace(edit[0], edit[1]), c.tensors()).toBytes();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RegressionModel.fromBytes(bad));
+            assertEquals("model bytes has invalid metadata: " + edit[2], e.getMessage());
+        }
+    }
+
     @Test
     void corruptAndTruncatedModelFilesAreRefusedClearly() throws Exception {
         RegressionModel m = RegressionModel.create(small(new HistogramSpec(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);

@@ -7,6 +7,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,6 +35,7 @@ public final class HeadRegistry {
         m.put(MixtureSpec.NAME, MixtureSpec::of);
         m.put(DecoderSpec.NAME, DecoderSpec::of);
         m.put(UnnormalizedDecoderSpec.NAME, UnnormalizedDecoderSpec::of);
+        m.put(XValSpec.NAME, XValSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -36,8 +38,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * mixture's weight logits are the constant 0 (one component) and get no gradient.
  *
  * <p>As a distribution: {@code N(y_hat, s^2)} with s the learned sigma or, for the point head, a noise level set by
- * {@link #setNoiseStd} (e.g. the root of the training MSE), so the head fits the {@code PredictiveDistribution}
- * contract like {@link io.regheads.heads.pointwise.PointwiseHead}. The paper's normalised MSE for the multi-scale
+ * its after-fit step ({@link #afterFit}: the root mean squared residual on held-out rows, saved as the state {@code
+ * noiseStd}) or by {@link #setNoiseStd}, so the head fits the {@code PredictiveDistribution} contract like {@link
+ * io.regheads.heads.pointwise.PointwiseHead}. As a model's head: {@link XValSpec}. The paper's normalised MSE for the multi-scale
  * embedding is a target scaling done by the caller ({@link io.regheads.heads.text.SequenceModel} standardises y).
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
@@ -46,6 +49,8 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     /** Smallest standard deviation the learned-variance output reports. */
     public static final double MIN_STD = 1e-6;
+    /** The name of the saved noise level in {@link #state()}. */
+    public static final String NOISE_STD = "noiseStd";
 
     /**
      * @param inputWidth      D >= 1
@@ -221,6 +226,52 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     public double[] point(INDArray phi, PointEstimate estimate) {
         Checks.notNull("estimate", estimate);
         return predict(phi);
+    }
+
+    /**
+     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}; nothing
+     * with a learned variance.
+     *
+     * @param phi {@code [B, D]} features of held-out rows
+     * @param y   {@code [B]} their labels in head units
+     * @throws IllegalArgumentException if y is null, non-finite or not of length B
+     */
+    @Override
+    public void afterFit(INDArray phi, double[] y) {
+        if (config.learnedVariance()) {
+            return;
+        }
+        double[] pred = predict(phi);
+        Checks.rowValues("y", y, pred.length);
+        Checks.allFinite("y", y);
+        double s = 0;
+        for (int i = 0; i < pred.length; i++) {
+            double r = pred[i] - y[i];
+            s += r * r;
+        }
+        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+    }
+
+    /** @return {@code {noiseStd}} for the point head; empty with a learned variance */
+    @Override
+    public Map<String, Double> state() {
+        return config.learnedVariance() ? Map.of() : Map.of(NOISE_STD, noiseStd);
+    }
+
+    /**
+     * Puts back {@link #state()}.
+     *
+     * @throws IllegalArgumentException if the entries differ from {@link #state()}'s names or noiseStd is not
+     *                                  finite and > 0
+     */
+    @Override
+    public void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Set<String> names = config.learnedVariance() ? Set.of() : Set.of(NOISE_STD);
+        Checks.require(state.keySet().equals(names), "state must hold exactly %s, got %s", names, state.keySet());
+        if (!names.isEmpty()) {
+            setNoiseStd(state.get(NOISE_STD));
+        }
     }
 
     /** Point predictions {@code [B]} (the means). */

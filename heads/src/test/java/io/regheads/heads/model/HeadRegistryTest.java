@@ -12,6 +12,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.List;
@@ -27,7 +28,7 @@ class HeadRegistryTest {
     static Stream<HeadSpec> specs() {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(256, true),
                 new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.peer(),
-                new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 2));
+                new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 2), new XValSpec(256, false), new XValSpec(32, true));
     }
 
     @ParameterizedTest
@@ -60,7 +61,7 @@ class HeadRegistryTest {
         assertEquals(props("head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
                 UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder"),
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
                 List.copyOf(HeadRegistry.names()));
     }
 
@@ -73,6 +74,10 @@ class HeadRegistryTest {
         assertEquals(0.5, new MixtureSpec(3).centre());
         assertEquals(PointEstimate.MEAN, DecoderSpec.small(10, 3).pointEstimate());
         assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
+        assertEquals(0.5, new XValSpec(8, false).centre());
+        assertEquals("mse", new XValSpec(8, false).defaultLoss());
+        assertEquals("ce", new XValSpec(8, true).defaultLoss());
+        assertEquals(PointEstimate.MEAN, new XValSpec(8, true).pointEstimate());
     }
 
     private static String refusal(String text) {
@@ -81,9 +86,9 @@ class HeadRegistryTest {
 
     @Test
     void theRegistryRefusesAnUnknownOrMissingHead() {
-        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder], got 'forest'",
+        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'",
                 refusal("head=forest\nhead.version=1\n"));
-        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder]",
+        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval]",
                 refusal("bins=3\n"));
     }
 

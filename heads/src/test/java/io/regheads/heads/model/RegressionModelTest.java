@@ -14,6 +14,7 @@ import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -41,7 +42,7 @@ public class RegressionModelTest {
     }
 
     static Stream<HeadSpec> heads() {
-        return Stream.of(new PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5));
+        return Stream.of(new PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5), new XValSpec(64, false));
     }
 
     private static ModelConfig small(HeadSpec h) {
@@ -174,7 +175,7 @@ public class RegressionModelTest {
         m.fit(data(200, 12));
         io.regheads.core.io.Checkpoint c = io.regheads.core.io.Checkpoint.fromBytes(m.toBytes());
         for (String[] edit : new String[][] {{"head.bins=16", "head.bins=sixteen", "head.bins must be an integer, got 'sixteen'"},
-            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder], got 'forest'"},
+            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'"},
             {"trainer.patience=5", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
             {"version=2", "version=3", "version must be 2 (the newest this library reads), got 3"}}) {
             assertTrue(c.metadata().contains(edit[0]), edit[0]);

@@ -160,4 +160,26 @@ class XValHeadTest {
                 Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.ones(DataType.DOUBLE, 2, 1)),
                 Arena.none()));
     }
+
+    /** The point head's after-fit noise level by hand; the learned-variance head has no after-fit state. */
+    @Test
+    void afterFitSetsThePointHeadsNoiseLevelAndItsState() {
+        XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        INDArray phi = GradientCheck.random(7, 1.0, 2, D);
+        double[] pred = head.predict(phi);
+        // residuals 0.6 and -0.8 by hand: mean square (0.36 + 0.64) / 2 = 0.5
+        head.afterFit(phi, new double[] {pred[0] - 0.6, pred[1] + 0.8});
+        assertEquals(Math.sqrt(0.5), head.noiseStd(), 1e-15);
+        assertEquals(java.util.Map.of("noiseStd", Math.sqrt(0.5)), head.state());
+        XValHead copy = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        copy.restoreState(head.state());
+        assertEquals(head.distribution(phi).logDensity(pred)[1], copy.distribution(phi).logDensity(pred)[1], 0.0);
+        assertThrows(IllegalArgumentException.class, () -> copy.restoreState(java.util.Map.of()));
+
+        XValHead learned = new XValHead(new XValHead.Config(D, 5, true, 3), DataType.DOUBLE);
+        learned.afterFit(phi, new double[] {5, 5});
+        assertEquals(1.0, learned.noiseStd(), 0.0); // untouched: its sigma is learned
+        assertEquals(java.util.Map.of(), learned.state());
+        assertThrows(IllegalArgumentException.class, () -> learned.restoreState(java.util.Map.of("noiseStd", 1.0)));
+    }
 }

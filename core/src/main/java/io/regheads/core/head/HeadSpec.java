@@ -18,7 +18,7 @@ import org.nd4j.linalg.api.buffer.DataType;
  *   head.tails=true
  * </pre>
  * and its type reads them back with a static {@code of(Properties)} that refuses a missing, malformed or unknown
- * key by name ({@link #settings(Properties, String, int)} does the common checks). A registry maps {@link #name()}
+ * key by name ({@link #settingsOf(Properties, String, int)} does the common checks). A registry maps {@link #name()}
  * to that reader, so that a saved model names its head and nothing else has to know the head's type.
  *
  * <p><b>Units.</b> Each head fixes the units it is trained in ({@link #centre()}): histogram and decoder heads see
@@ -91,7 +91,7 @@ public interface HeadSpec {
      * @throws IllegalArgumentException naming the key: {@code head} missing or another head, {@code head.version}
      *                                  missing, malformed or newer than {@code newest}
      */
-    static Settings settings(Properties p, String name, int newest) {
+    static Settings settingsOf(Properties p, String name, int newest) {
         Checks.notNull("properties", p);
         String head = p.getProperty(KEY);
         Checks.require(head != null, "%s is missing", KEY);

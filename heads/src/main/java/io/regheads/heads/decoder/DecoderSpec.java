@@ -39,7 +39,7 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
 
     /**
      * @throws IllegalArgumentException if the tokenizer or block sizes are invalid ({@link NormalizedConfig},
-     *                                  {@link TransformerBlock.Config}) or layers < 1
+     *                                  {@link TransformerBlock.Config}) or layers is below 1
      */
     public DecoderSpec {
         new NormalizedConfig(base, length); // validates base and length
@@ -68,7 +68,7 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static DecoderSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "base", "length", "d", "heads", "ff", "layers", "activation");
         int base = s.integer("base");
         int length = s.integer("length");

@@ -43,7 +43,7 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
 
     /**
      * @throws IllegalArgumentException if the tokenizer or block sizes are invalid ({@link UnnormalizedConfig},
-     *                                  {@link TransformerBlock.Config}) or layers < 1
+     *                                  {@link TransformerBlock.Config}) or layers is below 1
      */
     public UnnormalizedDecoderSpec {
         new UnnormalizedConfig(base, exponentDigits, mantissaDigits, false); // validates the tokenizer sizes
@@ -62,7 +62,7 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static UnnormalizedDecoderSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "d", "heads", "ff", "layers");
         int base = s.integer("base");
         int e = s.integer("exponentDigits");

@@ -24,7 +24,7 @@ public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
     /** The settings version this class writes and the newest it reads. */
     public static final int VERSION = 1;
 
-    /** @throws IllegalArgumentException if bins < 1, or < 2 with tails */
+    /** @throws IllegalArgumentException if bins is below 1, or below 2 with tails */
     public HistogramSpec {
         Checks.atLeast("bins", bins, tails ? 2 : 1);
     }
@@ -35,7 +35,7 @@ public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static HistogramSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "bins", "tails");
         int bins = s.integer("bins");
         boolean tails = s.bool("tails");

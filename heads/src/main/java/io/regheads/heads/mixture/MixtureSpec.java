@@ -22,7 +22,7 @@ public record MixtureSpec(int components) implements HeadSpec {
     /** The settings version this class writes and the newest it reads. */
     public static final int VERSION = 1;
 
-    /** @throws IllegalArgumentException if components < 1 */
+    /** @throws IllegalArgumentException if components is below 1 */
     public MixtureSpec {
         Checks.atLeast("components", components, 1);
     }
@@ -33,7 +33,7 @@ public record MixtureSpec(int components) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static MixtureSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "components");
         int k = s.integer("components");
         return s.validated(() -> new MixtureSpec(k));

@@ -27,7 +27,7 @@ public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed or unknown
      */
     public static PointwiseSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "sigmoid");
         return new PointwiseSpec(s.bool("sigmoid"));
     }

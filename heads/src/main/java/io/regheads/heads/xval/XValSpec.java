@@ -27,7 +27,7 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
     /** The settings version this class writes and the newest it reads. */
     public static final int VERSION = 1;
 
-    /** @throws IllegalArgumentException if hidden < 1 */
+    /** @throws IllegalArgumentException if hidden is below 1 */
     public XValSpec {
         Checks.atLeast("hidden", hidden, 1);
     }
@@ -38,7 +38,7 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static XValSpec of(Properties p) {
-        Settings s = HeadSpec.settings(p, NAME, VERSION);
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         s.requireOnly("version", "hidden", "learnedVariance");
         int hidden = s.integer("hidden");
         boolean learned = s.bool("learnedVariance");

@@ -53,6 +53,10 @@ import java.util.Arrays;
  * 1.235e-222; {@code 999.96 -> + + 0 0 3 1 0 0 0} (carry to 1.000e3); {@code 1000 -> + + 0 0 3 1 0 0 0} and back to
  * exactly 1000; {@code -0.5 -> - - 0 0 1 5 0 0 0}.
  *
+ * <p><b>Capabilities</b>: masks are needed (not {@link #everySequenceValid()}); token order is not value order (not
+ * {@link #isFixedPoint()}), but every prefix covers one value range ({@link #prefixRange}) apart from the zero
+ * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class UnnormalizedTokenizer implements NumberTokenizer {
@@ -355,6 +359,7 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
      * @throws IllegalArgumentException if prefix is null or too short, length is outside [0, T], or the prefix does
      *                                  not follow the masks
      */
+    @Override
     public Interval prefixRange(int[] prefix, int length) {
         checkPrefix(prefix, length);
         int[] seq = Arrays.copyOf(prefix, sequenceLength());
@@ -365,6 +370,18 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
             }
         }
         return rangeFrom(seq, length);
+    }
+
+    /** @return true: see {@link #prefixRange} */
+    @Override
+    public boolean hasPrefixRanges() {
+        return true;
+    }
+
+    /** @return {@link #zeroSequence()}, the one sequence {@link #prefixRange} leaves out */
+    @Override
+    public int[] detachedSequence() {
+        return zeroSequence();
     }
 
     private Interval rangeFrom(int[] seq, int length) {

@@ -176,7 +176,7 @@ final class CurvesCommand implements Callable<Integer> {
         line(chart, "95%", gx, d.inverseCumulativeProbability(0.95), new Color(120, 160, 230), 1f).setShowInLegend(false);
         line(chart, "25% / 75%", gx, d.inverseCumulativeProbability(0.25), new Color(30, 90, 200), 1.5f);
         line(chart, "75%", gx, d.inverseCumulativeProbability(0.75), new Color(30, 90, 200), 1.5f).setShowInLegend(false);
-        line(chart, r.pointName(), gx, r.model().config().head().point(d), Color.BLACK, 2f);
+        line(chart, r.pointName(), gx, r.model().predictPoint(grid), Color.BLACK, 2f);
         XYSeries mode = chart.addSeries("mode", gx, d.mode());
         mode.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         mode.setMarker(SeriesMarkers.DIAMOND);

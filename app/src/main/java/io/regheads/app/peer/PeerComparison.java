@@ -3,6 +3,7 @@ package io.regheads.app.peer;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
@@ -11,9 +12,12 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.decoder.DecoderDistribution;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -75,10 +79,10 @@ public final class PeerComparison {
 
     static HeadSpec spec(String name) {
         return switch (name) {
-            case "pointwise" -> new HeadSpec.Pointwise(false);
-            case "histogram" -> new HeadSpec.Histogram(256, false);
-            case "mdn" -> new HeadSpec.Mixture(10);
-            case "decoder" -> HeadSpec.Decoder.peer(); // ReLU MLP, as the peer's block
+            case "pointwise" -> new PointwiseSpec(false);
+            case "histogram" -> new HistogramSpec(256, false);
+            case "mdn" -> new MixtureSpec(10);
+            case "decoder" -> DecoderSpec.peer(); // ReLU MLP, as the peer's block
             default -> throw new IllegalArgumentException("head must be pointwise, histogram, mdn or decoder, got " + name);
         };
     }
@@ -101,7 +105,7 @@ public final class PeerComparison {
         // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
         double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         double[] y01 = test.y01();
-        if (head instanceof HeadSpec.Decoder) {
+        if (head instanceof DecoderSpec) {
             return decoder(m, head, tr, msPerStep, secondsPerEpoch, test);
         }
         // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean)

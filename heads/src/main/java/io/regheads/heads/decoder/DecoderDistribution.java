@@ -6,7 +6,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.RepeatedTokenizer;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -33,15 +32,16 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       at their interval centre, while their summed {@code mass * width / 2} (the reported error bound) fits
  *       the tolerance.
  * </ul>
- * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}. For an
- * {@link UnnormalizedTokenizer} the CDF and the quantiles walk the tree too (T decoder steps per query, see
- * {@code UnnormalizedWalk}): every prefix stands for a contiguous value range, the zero spelling is split off as its
- * own piece; and the exact mean expands the tree with those prefix ranges under the same certified budget (at most
- * {@link Options#maxLeaves()} prefixes per row and level: beyond that cap the bound is reported, not certified). For
- * a {@link RepeatedTokenizer} every summary is that of the <b>voted</b> value ({@code VoteTable}, exact within the
- * enumeration budget, else within the total-variation bound {@link #voteApproximationBound()}). For other tokenizers
- * (Hamming) the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}),
- * sorted by interval.
+ * These need fixed-point digits of [0, 1] (value order = lexicographic token order, {@link
+ * NumberTokenizer#isFixedPoint()}), as normalized digits are. For a tokenizer with prefix ranges ({@link
+ * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) the CDF and the quantiles walk the tree
+ * too (T decoder steps per query, see {@code PrefixRangeWalk}): every prefix stands for a contiguous value range,
+ * the detached sequence (the zero spelling) is split off as its own piece; and the exact mean expands the tree with
+ * those prefix ranges under the same certified budget (at most {@link Options#maxLeaves()} prefixes per row and
+ * level: beyond that cap the bound is reported, not certified). For a repetition code every summary is that of the
+ * <b>voted</b> value ({@code VoteTable}, exact within the enumeration budget, else within the total-variation bound
+ * {@link #voteApproximationBound()}). For other tokenizers (Hamming) the same quantities come from the full list of
+ * valid sequences (at most {@link Options#maxLeaves()}), sorted by interval.
  *
  * <p><b>Special values.</b> With NaN/+-Inf tokens, {@link #probabilityNaN()} and its siblings report their
  * probabilities and every {@link PredictiveDistribution} method describes Y given Y finite ({@link SpecialValues}).
@@ -51,8 +51,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * decoder's mean can be dominated by a little mass on far exponents, a mass of 1e-6 on 1e9 moves it by 1e3).
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
- * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft
- * votes for {@link RepeatedTokenizer}. Immutable (a snapshot of the head's parameters) and thread-safe.
+ * and top-p, {@link #beamSearch}, {@link #mode} and {@link #greedy}, sample-based mean and Harrell-Davis median, and
+ * majority/soft votes for repetition codes ({@link NumberTokenizer#repetitions()} {@code > 1}). Immutable (a snapshot of the head's parameters) and thread-safe.
  */
 public final class DecoderDistribution implements PredictiveDistribution, SpecialValues {
 
@@ -212,7 +212,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     private final int v;
     private final Options options;
     private final boolean tabulate;
-    private final UnnormalizedWalk walk; // tree walks for unnormalized tokenizers, else null
+    private final PrefixRangeWalk walk; // tree walks for tokenizers with prefix ranges (not fixed point), else null
     private final RepeatedTokenizer repeated; // the distribution of the vote, else null
     private final UnnormalizedTokenizer unnormalized; // else null
     private volatile VoteTable votes;
@@ -227,7 +227,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         Checks.require(phi.size(0) >= 1, "phi must have at least one row");
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
-        this.ordered = tok instanceof NormalizedTokenizer;
+        this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);
         Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
@@ -235,7 +235,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         this.v = w.v;
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
-        this.walk = tok instanceof UnnormalizedTokenizer ut ? new UnnormalizedWalk(this, ut) : null;
+        this.walk = !ordered && tok.hasPrefixRanges() ? new PrefixRangeWalk(this, tok) : null;
         this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
         this.unnormalized = tok instanceof UnnormalizedTokenizer ut ? ut : null;
     }
@@ -927,15 +927,32 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * Error-corrected greedy prediction for a {@link RepeatedTokenizer}: decode greedily (argmax at each position),
-     * then vote per inner position: majority of the greedy tokens ({@code soft = false}) or the largest summed
-     * probability ({@code soft = true}).
+     * Greedy decoding: token by token the most probable allowed token (a width-1 {@link #beamSearch}), decoded with
+     * {@link NumberTokenizer#decode} (which votes for a repetition code). T decoder steps for all rows; a cheap
+     * approximation of {@link #mode()}, and the arithmetic benchmark's point prediction.
      *
-     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     * @return {@code [B]} decoded values
+     */
+    public double[] greedy() {
+        int[][] tokens = beamSearch(1).tokens();
+        double[] out = new double[b];
+        for (int r = 0; r < b; r++) {
+            out[r] = tok.decode(tokens[r]);
+        }
+        return out;
+    }
+
+    /**
+     * Error-corrected greedy prediction for a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}):
+     * decode greedily (argmax at each position), then vote per inner position: majority of the greedy tokens
+     * ({@code soft = false}, {@link NumberTokenizer#decode}) or the largest summed probability ({@code soft = true},
+     * {@link NumberTokenizer#decodeSoft}).
+     *
+     * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] vote(boolean soft) {
-        Checks.require(tok instanceof RepeatedTokenizer, "vote needs a RepeatedTokenizer, got %s", tok);
-        RepeatedTokenizer rt = (RepeatedTokenizer) tok;
+        Checks.require(tok.repetitions() > 1, "vote needs a tokenizer that repeats its spelling (repetitions() > 1), got %s",
+                tok);
         DecoderState s = start();
         double[][][] probs = new double[b][t][v];
         double[] row = new double[v];
@@ -956,7 +973,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         }
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
-            out[r] = soft ? rt.decodeSoft(probs[r]) : rt.decode(s.prefix(r));
+            out[r] = soft ? tok.decodeSoft(probs[r]) : tok.decode(s.prefix(r));
         }
         return out;
     }
@@ -964,8 +981,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     // ------------------------------------------------------------------ support and leaves
 
     /**
-     * 0 for normalized digits; for an {@link UnnormalizedTokenizer} the low end of its whole number range (from
-     * {@link UnnormalizedTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
+     * 0 for fixed-point digits; for a tokenizer with prefix ranges the low end of its whole number range (from
+     * {@link NumberTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
      * sequences when there are at most {@link Options#maxLeaves()} of them, else {@code -Infinity} (not enumerated).
      */
     @Override
@@ -1058,7 +1075,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
             NumberTokenizer tk = dd.tok;
             List<int[]> all = dd.sequences();
             Checks.require(all != null, "the tokenizer has more than %d valid sequences: exact CDF, quantiles and mean"
-                    + " need value-ordered tokens (NormalizedTokenizer); use sampling", dd.options.maxLeaves());
+                    + " need fixed-point digits or prefix ranges (NumberTokenizer capabilities); use sampling",
+                    dd.options.maxLeaves());
             seq.addAll(all);
             iv = new Interval[seq.size()];
             for (int i = 0; i < iv.length; i++) {

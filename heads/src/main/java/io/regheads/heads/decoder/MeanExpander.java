@@ -1,5 +1,6 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.Arrays;
 
 /**

@@ -25,7 +25,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Labels outside the borders are refused (without tails) or assigned to the outer bins (with tails).
  */
-public final class HistogramHead implements RegressionHead {
+public final class HistogramHead implements RegressionHead<Linear.Cache> {
 
     /**
      * @param inputWidth D
@@ -148,16 +148,16 @@ public final class HistogramHead implements RegressionHead {
     }
 
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Linear.Cache c = proj.forward(phi, arena);
         INDArray logits = c.output().reshape(new long[] {phi.size(0), 1, config.bins()}); // [B, 1, n] view
-        return new Forward(new TokenLogits(logits, centres, null), c);
+        return new Forward<>(new TokenLogits(logits, centres, null), c);
     }
 
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s", dOutput.getClass().getSimpleName());
-        Linear.Cache c = (Linear.Cache) forward.cache();
+        Linear.Cache c = forward.cache();
         INDArray d = ((TokenLogits) dOutput).logits().reshape(c.output().shape()); // [B, n]
         return proj.backward(c, d, arena);
     }

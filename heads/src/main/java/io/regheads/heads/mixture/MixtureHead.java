@@ -26,7 +26,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Thread safety: as {@link RegressionHead}.
  */
-public final class MixtureHead implements RegressionHead {
+public final class MixtureHead implements RegressionHead<Linear.Cache> {
 
     /**
      * @param inputWidth D
@@ -50,9 +50,6 @@ public final class MixtureHead implements RegressionHead {
             return new Config(inputWidth, 10, seed);
         }
     }
-
-    /** What backward needs: the linear cache and the scales before ELU. */
-    record Cache(Linear.Cache linear) {}
 
     private final Config config;
     private final Linear proj;
@@ -90,7 +87,7 @@ public final class MixtureHead implements RegressionHead {
     }
 
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Linear.Cache c = proj.forward(phi, arena);
         int b = (int) phi.size(0);
         int k = config.components();
@@ -114,14 +111,14 @@ public final class MixtureHead implements RegressionHead {
         Host.write(vw, w);
         Host.write(vm, mu);
         Host.write(vs, sd);
-        return new Forward(new GaussianMixture(w, mu, sd), new Cache(c));
+        return new Forward<>(new GaussianMixture(w, mu, sd), c); // the cache: the raw outputs, scales before ELU
     }
 
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s", dOutput.getClass().getSimpleName());
         GaussianMixture d = (GaussianMixture) dOutput;
-        Linear.Cache c = ((Cache) forward.cache()).linear();
+        Linear.Cache c = forward.cache();
         int b = d.batchSize();
         int k = config.components();
         INDArray dRaw = arena.get(c.output().dataType(), c.output().shape()); // [B, 3K]

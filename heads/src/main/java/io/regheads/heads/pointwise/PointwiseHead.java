@@ -12,6 +12,8 @@ import io.regheads.core.nn.Param;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -20,13 +22,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Pointwise head: {@code y_hat = w . phi + b}, optionally squashed by a sigmoid into (0, 1).
  *
  * <p>Output: {@link Scalar} {@code [B]}; trained with squared, absolute or Huber error. As a distribution it is
- * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: it is set by {@link
- * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch reference implementation does), so the head
- * has an NLL comparable with the others.
+ * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: its after-fit step ({@link
+ * #afterFit}) sets it to the root mean squared residual on held-out rows (the model API passes its validation rows,
+ * or the training rows when there are none, as the PyTorch reference implementation does), so the head has an NLL comparable with the
+ * others; it is saved with a model as the state {@code noiseStd} ({@link #state()}). {@link #setNoiseStd} sets it
+ * directly.
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
  */
-public final class PointwiseHead implements RegressionHead {
+public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     /**
      * @param inputWidth D
@@ -53,6 +57,9 @@ public final class PointwiseHead implements RegressionHead {
             return new Config(inputWidth, false, seed);
         }
     }
+
+    /** The name of the saved noise level in {@link #state()}. */
+    public static final String NOISE_STD = "noiseStd";
 
     private final Config config;
     private final Linear proj;
@@ -100,7 +107,7 @@ public final class PointwiseHead implements RegressionHead {
     }
 
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
         if (config.sigmoid()) {
@@ -110,13 +117,13 @@ public final class PointwiseHead implements RegressionHead {
             }
             Host.write(v, values);
         }
-        return new Forward(new Scalar(values), c);
+        return new Forward<>(new Scalar(values), c);
     }
 
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s", dOutput.getClass().getSimpleName());
-        Linear.Cache c = (Linear.Cache) forward.cache();
+        Linear.Cache c = forward.cache();
         INDArray d = ((Scalar) dOutput).values();
         int b = (int) d.length();
         INDArray dRaw = arena.get(c.output().dataType(), b, 1); // [B, 1]
@@ -129,6 +136,45 @@ public final class PointwiseHead implements RegressionHead {
         }
         Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
+    }
+
+    /**
+     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}.
+     *
+     * @param phi {@code [B, D]} features of held-out rows
+     * @param y   {@code [B]} their labels in head units
+     * @throws IllegalArgumentException if y is null, non-finite or not of length B
+     */
+    @Override
+    public void afterFit(INDArray phi, double[] y) {
+        double[] pred = predict(phi);
+        Checks.rowValues("y", y, pred.length);
+        Checks.allFinite("y", y);
+        double s = 0;
+        for (int i = 0; i < pred.length; i++) {
+            double r = pred[i] - y[i];
+            s += r * r;
+        }
+        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+    }
+
+    /** @return {@code {noiseStd}} */
+    @Override
+    public Map<String, Double> state() {
+        return Map.of(NOISE_STD, noiseStd);
+    }
+
+    /**
+     * Puts back {@code noiseStd}.
+     *
+     * @throws IllegalArgumentException if the entry is missing, not finite and > 0, or another entry is present
+     */
+    @Override
+    public void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Checks.require(state.keySet().equals(Set.of(NOISE_STD)), "state must hold exactly %s, got %s", NOISE_STD,
+                state.keySet());
+        setNoiseStd(state.get(NOISE_STD));
     }
 
     /** Point predictions {@code [B]}. */

@@ -174,7 +174,7 @@ class DecoderDistributionTest {
         // by hand: the largest value 9.99e99 has quantum 1e97, so its cell ends at 9.995e99 (no enumeration)
         assertEquals(-9.995e99, d.supportLowerBound()[0], 1e87);
         assertEquals(9.995e99, d.supportUpperBound()[0], 1e87);
-        // quantiles and the cdf walk the tree (UnnormalizedWalkTest checks them against enumeration)
+        // quantiles and the cdf walk the tree (PrefixRangeWalkTest checks them against enumeration)
         assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, d.cumulativeProbability(d.median()), 1e-9);
         // the mean expands the tree with prefix value ranges (no enumeration of the 2 * 199 * 900 + 1 sequences):
         // with at most 256 prefixes per row and level it is not certified to the tolerance, but its bound is reported
@@ -577,4 +577,42 @@ class DecoderDistributionTest {
         DistributionContract.verify(cut, 20_000, 12);
     }
 
+    /**
+     * The head's point estimates: GREEDY against brute force (first digit = argmax of the marginal P(t1) = sum over
+     * t2 of P(t1 t2), second = argmax of P(t1* t2)), and MEAN / MEDIAN / MODE as the distribution's.
+     */
+    @Test
+    void pointEstimatesFollowTheirDefinitions() {
+        NormalizedTokenizer tok = NormalizedTokenizer.of(4, 2);
+        DecoderHead h = head(tok, 61);
+        INDArray phi = GradientCheck.random(62, 2.0, 3, D);
+        double[][] p = leafProbabilities(h, tok, phi, 16);
+        double[] greedy = h.point(phi, io.regheads.core.head.PointEstimate.GREEDY);
+        for (int r = 0; r < 3; r++) {
+            int t1 = 0;
+            double best = -1;
+            for (int a = 0; a < 4; a++) {
+                double m = 0;
+                for (int b = 0; b < 4; b++) {
+                    m += p[r][4 * a + b];
+                }
+                if (m > best) {
+                    best = m;
+                    t1 = a;
+                }
+            }
+            int t2 = 0;
+            for (int b = 1; b < 4; b++) {
+                if (p[r][4 * t1 + b] > p[r][4 * t1 + t2]) {
+                    t2 = b;
+                }
+            }
+            assertEquals((4 * t1 + t2 + 0.5) / 16, greedy[r], 1e-15, "row " + r); // the bin centre
+        }
+        DecoderDistribution d = h.distribution(phi);
+        assertArrayEquals(d.greedy(), greedy, 0.0);
+        assertArrayEquals(d.mean(), h.point(phi, io.regheads.core.head.PointEstimate.MEAN), 0.0);
+        assertArrayEquals(d.median(), h.point(phi, io.regheads.core.head.PointEstimate.MEDIAN), 0.0);
+        assertArrayEquals(d.mode(), h.point(phi, io.regheads.core.head.PointEstimate.MODE), 0.0);
+    }
 }

@@ -26,7 +26,7 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * The unnormalized decoder's certified mean (tree expansion with prefix value ranges), its special values
  * (P(NaN), P(+-Inf), the finite part renormalised) and its density mode (beam ranked by density), each against
- * brute-force enumeration ({@link UnnormalizedWalkTest#leaves}: every valid sequence scored by the full forward).
+ * brute-force enumeration ({@link PrefixRangeWalkTest#leaves}: every valid sequence scored by the full forward).
  */
 class UnnormalizedMeanTest {
     private static final int D = DecoderDistributionTest.D;
@@ -37,11 +37,11 @@ class UnnormalizedMeanTest {
             new UnnormalizedConfig(4, 1, 2, true).withRange(-1, 1, false));
 
     /** Brute-force E[Y | finite] per row: leaf mass times cell centre over the finite mass. */
-    private static double[] bruteMean(List<UnnormalizedWalkTest.Leaf> ls, int rows) {
+    private static double[] bruteMean(List<PrefixRangeWalkTest.Leaf> ls, int rows) {
         double[] m = new double[rows];
         for (int r = 0; r < rows; r++) {
             double total = 0;
-            for (UnnormalizedWalkTest.Leaf l : ls) {
+            for (PrefixRangeWalkTest.Leaf l : ls) {
                 m[r] += l.prob()[r] * 0.5 * (l.cell().lo() + l.cell().hi());
                 total += l.prob()[r];
             }
@@ -57,7 +57,7 @@ class UnnormalizedMeanTest {
             UnnormalizedTokenizer tok = new UnnormalizedTokenizer(c);
             DecoderHead h = DecoderDistributionTest.head(tok, seed);
             INDArray phi = GradientCheck.random(seed + 1, 2.0, 3, D);
-            List<UnnormalizedWalkTest.Leaf> ls = UnnormalizedWalkTest.leaves(h, tok, phi, new ArrayList<>());
+            List<PrefixRangeWalkTest.Leaf> ls = PrefixRangeWalkTest.leaves(h, tok, phi, new ArrayList<>());
             double[] brute = bruteMean(ls, 3);
             DecoderDistribution d = h.distribution(phi);
             DecoderDistribution.MeanEstimate exact = d.exactMean(0);
@@ -168,14 +168,14 @@ class UnnormalizedMeanTest {
             UnnormalizedTokenizer tok = new UnnormalizedTokenizer(c);
             DecoderHead h = DecoderDistributionTest.head(tok, seed);
             INDArray phi = GradientCheck.random(seed + 1, 3.0, 3, D);
-            List<UnnormalizedWalkTest.Leaf> ls = UnnormalizedWalkTest.leaves(h, tok, phi, new ArrayList<>());
+            List<PrefixRangeWalkTest.Leaf> ls = PrefixRangeWalkTest.leaves(h, tok, phi, new ArrayList<>());
             DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(4096, 0, 100_000));
             double[] mode = d.mode();
             DecoderDistribution.Beam beam = d.beamSearch(4096);
             for (int r = 0; r < 3; r++) {
-                UnnormalizedWalkTest.Leaf dense = ls.get(0);
-                UnnormalizedWalkTest.Leaf likely = ls.get(0);
-                for (UnnormalizedWalkTest.Leaf l : ls) {
+                PrefixRangeWalkTest.Leaf dense = ls.get(0);
+                PrefixRangeWalkTest.Leaf likely = ls.get(0);
+                for (PrefixRangeWalkTest.Leaf l : ls) {
                     dense = l.prob()[r] / l.cell().width() > dense.prob()[r] / dense.cell().width() ? l : dense;
                     likely = l.prob()[r] > likely.prob()[r] ? l : likely;
                 }

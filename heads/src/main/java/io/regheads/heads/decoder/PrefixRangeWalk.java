@@ -1,7 +1,8 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.token.Interval;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
+import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.internal.Checks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -9,18 +10,21 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Exact CDF and quantiles of a {@link DecoderDistribution} over an {@link UnnormalizedTokenizer} by walking the token
- * tree: T decoder steps for all rows per query, no enumeration of the valid sequences.
+ * Exact CDF and quantiles of a {@link DecoderDistribution} over a tokenizer with prefix ranges ({@link
+ * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) by walking the token tree: T decoder steps
+ * for all rows per query, no enumeration of the valid sequences.
  *
- * <p><b>Why a walk works.</b> Token order is not value order here (a {@code -} sign or exponent sign reverses the
+ * <p><b>Why a walk works.</b> Token order need not be value order (a {@code -} sign or exponent sign reverses the
  * digits after it), but every prefix still stands for one contiguous value range, disjoint from its siblings'
- * ({@link UnnormalizedTokenizer#prefixRange}), with one exception: the zero spelling {@code + + 0..0 0..0}, whose
- * cell {@code [-B^eMin/2, B^eMin/2)} lies outside the ranges of its proper prefixes. So the children of a prefix are
- * turned into <em>pieces</em>, sorted by value: one piece per child, except that the child on the zero path is
- * split into the zero leaf (mass {@code P0 = P(zero sequence)}, from one extra teacher-forced pass) and the rest of
- * the child (its mass minus P0). A walk that enters the rest of a zero-path child leaves the zero piece out from
- * then on. Sequences starting with a special token (NaN, +-Inf) have no value and are left out: with special tokens
- * the CDF rises to the number mass {@code 1 - P(specials)}, not to 1 ({@link DecoderDistribution} divides it by
+ * ({@link NumberTokenizer#prefixRange}), with at most one exception, the detached sequence ({@link
+ * NumberTokenizer#detachedSequence()}; for sign-exponent-mantissa tokens the zero spelling {@code + + 0..0 0..0},
+ * whose cell {@code [-B^eMin/2, B^eMin/2)} lies outside the ranges of its proper prefixes). Below it is called the
+ * zero sequence. So the children of a prefix are turned into <em>pieces</em>, sorted by value: one piece per child,
+ * except that the child on the zero path is split into the zero leaf (mass {@code P0 = P(zero sequence)}, from one
+ * extra teacher-forced pass) and the rest of the child (its mass minus P0). A walk that enters the rest of a
+ * zero-path child leaves the zero piece out from then on. Without a detached sequence every child is one piece.
+ * Prefixes without a number completion (a special token: NaN, +-Inf) have no range and are left out: with special
+ * tokens the CDF rises to the number mass {@code 1 - P(specials)}, not to 1 ({@link DecoderDistribution} divides it by
  * that mass, and asks for quantiles at {@code p} times it: the distribution of Y given Y finite).
  *
  * <ul>
@@ -33,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Piece lists are memoised per prefix (thread-safe map); P0 is computed once. Immutable apart from these caches;
  * thread-safe.
  */
-final class UnnormalizedWalk {
+final class PrefixRangeWalk {
     /** Piece kinds: a whole child, the zero leaf inside a zero-path child, the rest of a zero-path child. */
     private static final int WHOLE = 0;
     private static final int ZERO = 1;
@@ -43,38 +47,69 @@ final class UnnormalizedWalk {
     private record Piece(int token, int kind, double lo, double hi) {}
 
     private final DecoderDistribution dist;
-    private final UnnormalizedTokenizer tok;
+    private final NumberTokenizer tok;
     private final int b;
     private final int t;
     private final int v;
-    private final Interval zeroCell;
+    private final int[] zero; // the detached sequence, or null
+    private final Interval zeroCell; // its interval, or null
+    private final int[] numberPath; // a valid sequence with a value: the placeholder path of rows outside the support
     private final ConcurrentHashMap<String, Piece[]> pieces = new ConcurrentHashMap<>();
     private volatile double[] zeroMass;
 
-    UnnormalizedWalk(DecoderDistribution dist, UnnormalizedTokenizer tok) {
+    /** @throws IllegalArgumentException unless the tokenizer has prefix ranges */
+    PrefixRangeWalk(DecoderDistribution dist, NumberTokenizer tok) {
+        Checks.require(tok.hasPrefixRanges(), "the tree walk needs a tokenizer with prefix ranges, got %s", tok);
         this.dist = dist;
         this.tok = tok;
         this.b = dist.batchSize();
         this.t = tok.sequenceLength();
         this.v = tok.vocabularySize();
-        this.zeroCell = tok.interval(tok.zeroSequence());
+        this.zero = tok.detachedSequence();
+        this.zeroCell = zero == null ? null : tok.interval(zero);
+        this.numberPath = zero != null ? zero : firstNumberPath();
+    }
+
+    /** Position by position the first allowed token whose prefix has a range (a number completion exists). */
+    private int[] firstNumberPath() {
+        int[] s = new int[t];
+        for (int pos = 0; pos < t; pos++) {
+            boolean[] allowed = tok.allowed(pos, s);
+            int k = 0;
+            while (true) {
+                Checks.require(k < v, "%s has no number sequence", tok);
+                if (allowed[k]) {
+                    s[pos] = k;
+                    if (tok.prefixRange(s, pos + 1) != null) {
+                        break;
+                    }
+                }
+                k++;
+            }
+        }
+        return s;
     }
 
     /** Lowest value of the support: the low end of the whole number range. */
     double lowest() {
-        return Math.min(zeroCell.lo(), tok.prefixRange(new int[0], 0).lo());
+        double lo = tok.prefixRange(new int[0], 0).lo();
+        return zeroCell == null ? lo : Math.min(zeroCell.lo(), lo);
     }
 
     /** Highest value of the support. */
     double highest() {
-        return Math.max(zeroCell.hi(), tok.prefixRange(new int[0], 0).hi());
+        double hi = tok.prefixRange(new int[0], 0).hi();
+        return zeroCell == null ? hi : Math.max(zeroCell.hi(), hi);
     }
 
-    /** P(zero sequence) per row, one teacher-forced pass (cached). */
+    /** P(zero sequence) per row, one teacher-forced pass (cached); zeros without a detached sequence. */
     private double[] zeroMass() {
         double[] z = zeroMass;
+        if (z == null && zero == null) {
+            z = new double[b];
+            zeroMass = z;
+        }
         if (z == null) {
-            int[] zero = tok.zeroSequence();
             DecoderState s = dist.start();
             double[] lp = new double[b];
             double[] row = new double[v];
@@ -116,7 +151,7 @@ final class UnnormalizedWalk {
             }
             c[len] = k;
             Interval range = tok.prefixRange(c, len + 1);
-            if (tok.isZeroPrefix(c, len + 1)) {
+            if (zero != null && Arrays.equals(c, 0, len + 1, zero, 0, len + 1)) {
                 out.add(new Piece(k, ZERO, zeroCell.lo(), zeroCell.hi()));
                 if (range != null) {
                     out.add(new Piece(k, REST, range.lo(), range.hi()));
@@ -143,16 +178,17 @@ final class UnnormalizedWalk {
         double[] p0 = zeroMass();
         int[][] leaf = new int[b][];
         boolean[] inside = new boolean[b];
-        int[] zero = tok.zeroSequence();
+        double lowest = lowest();
+        double highest = highest();
         for (int r = 0; r < b; r++) {
-            if (Double.isFinite(y[r])) {
+            if (y[r] >= lowest && y[r] <= highest) { // encode may refuse values outside its domain
                 int[] tk = tok.encode(y[r]); // clamps an overflow: then y is outside its cell
                 Interval iv = tok.interval(tk);
                 inside[r] = iv.contains(y[r]) || y[r] == iv.hi();
                 leaf[r] = tk;
             }
             if (!inside[r]) {
-                leaf[r] = zero; // any valid path; its answer is replaced below
+                leaf[r] = numberPath; // any valid number path; its answer is replaced below
             }
         }
         DecoderState s = dist.start();
@@ -167,7 +203,7 @@ final class UnnormalizedWalk {
             for (int r = 0; r < b; r++) {
                 s.logProbabilities(r, 1.0, row);
                 int[] pre = leaf[r];
-                boolean leafIsZero = pre == zero || Arrays.equals(pre, zero);
+                boolean leafIsZero = zero != null && (pre == zero || Arrays.equals(pre, zero));
                 Piece[] ps = piecesOf(pre, pos);
                 int own = -1;
                 for (int j = 0; j < ps.length; j++) {
@@ -201,7 +237,7 @@ final class UnnormalizedWalk {
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
             if (!inside[r]) {
-                out[r] = Double.isNaN(y[r]) || y[r] < 0 ? 0 : Math.min(1, numberMass[r]);
+                out[r] = Double.isNaN(y[r]) || y[r] < lowest ? 0 : Math.min(1, numberMass[r]);
                 continue;
             }
             Interval iv = tok.interval(leaf[r]);

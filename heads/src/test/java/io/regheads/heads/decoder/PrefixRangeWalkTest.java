@@ -9,6 +9,8 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.UnnormalizedConfig;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -18,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Tree-walk CDF and quantiles of unnormalized decoders against a brute-force reference: every valid sequence,
+ * Tree-walk CDF and quantiles ({@code PrefixRangeWalk}) of unnormalized decoders against a brute-force reference: every valid sequence,
  * scored by the full teacher-forced forward with a naive masked log-softmax (independent of the cached decoder
  * state and of the walk), sorted by interval.
  */
-class UnnormalizedWalkTest {
+class PrefixRangeWalkTest {
     private static final int D = DecoderDistributionTest.D;
 
     /** A valid number sequence with its interval and its probability per row. */
@@ -187,6 +189,78 @@ class UnnormalizedWalkTest {
         for (double p : new double[] {0.02, 0.3, 0.8, 0.97}) {
             assertArrayEquals(new double[] {p, p, p, p}, d.cumulativeProbability(d.inverseCumulativeProbability(p)),
                     1e-9, "cdf(quantile(" + p + "))");
+        }
+    }
+
+    /**
+     * Normalized digits that hide their fixed-point structure and declare only prefix ranges (no detached
+     * sequence), so the distribution takes the tree walk instead of the fixed-point path.
+     */
+    private record RangesOnly(NormalizedTokenizer inner) implements NumberTokenizer {
+        public int sequenceLength() {
+            return inner.sequenceLength();
+        }
+
+        public int vocabularySize() {
+            return inner.vocabularySize();
+        }
+
+        public int[] encode(double y) {
+            return inner.encode(y);
+        }
+
+        public double decode(int[] tokens) {
+            return inner.decode(tokens);
+        }
+
+        public double tokenValue(int token) {
+            return inner.tokenValue(token);
+        }
+
+        public boolean[] allowed(int position, int[] prefix) {
+            return inner.allowed(position, prefix);
+        }
+
+        public Interval interval(int[] tokens) {
+            return inner.interval(tokens);
+        }
+
+        public String tokenString(int token) {
+            return inner.tokenString(token);
+        }
+
+        @Override
+        public boolean everySequenceValid() {
+            return true;
+        }
+
+        @Override
+        public boolean hasPrefixRanges() {
+            return true;
+        }
+
+        @Override
+        public Interval prefixRange(int[] prefix, int length) {
+            return inner.prefixRange(prefix, length);
+        }
+    }
+
+    /** The walk without a detached sequence gives the fixed-point path's CDF, quantiles and support. */
+    @Test
+    void walkWithoutADetachedSequenceEqualsTheFixedPointPath() {
+        NormalizedTokenizer n = NormalizedTokenizer.of(3, 3);
+        INDArray phi = GradientCheck.random(52, 2.0, 3, D);
+        DecoderDistribution fixed = DecoderDistributionTest.head(n, 51).distribution(phi);
+        DecoderDistribution walked = DecoderDistributionTest.head(new RangesOnly(n), 51).distribution(phi);
+        assertArrayEquals(fixed.supportLowerBound(), walked.supportLowerBound(), 0.0);
+        assertArrayEquals(fixed.supportUpperBound(), walked.supportUpperBound(), 0.0);
+        for (double y : new double[] {0.0, 0.05, 1.0 / 3, 0.5, 0.71, 0.999, 1.0, -0.2, 1.5}) {
+            double[] yy = {y, y, y};
+            assertArrayEquals(fixed.cumulativeProbability(yy), walked.cumulativeProbability(yy), 1e-12, "cdf at " + y);
+        }
+        for (double p : new double[] {0.01, 0.2, 0.5, 0.8, 0.99}) {
+            assertArrayEquals(fixed.inverseCumulativeProbability(p), walked.inverseCumulativeProbability(p), 1e-12,
+                    "quantile " + p);
         }
     }
 }

@@ -36,7 +36,7 @@ class HeadRegistryTest {
     void everySpecRoundTripsThroughItsKeys(HeadSpec spec) {
         Properties p = spec.toProperties();
         assertEquals(spec.name(), p.getProperty("head"));
-        assertEquals("1", p.getProperty("head.version"));
+        assertEquals(Integer.toString(spec.version()), p.getProperty("head.version"));
         assertEquals(spec, HeadRegistry.read(p));
         ModelConfig mc = ModelConfig.defaults(spec).withTrainer(TrainerConfig.paper().withSeed(-3).withClipNorm(0.7));
         assertEquals(mc, ModelConfig.of(mc.toProperties()));
@@ -58,8 +58,8 @@ class HeadRegistryTest {
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.peer().toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
-                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
+        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n"),
                 UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
                 List.copyOf(HeadRegistry.names()));
@@ -131,7 +131,8 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma]",
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
+                + "terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");
         p.setProperty("trainer.learningRate", "NaN");

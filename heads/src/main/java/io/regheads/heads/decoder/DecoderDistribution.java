@@ -927,17 +927,38 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * Greedy decoding: token by token the most probable allowed token (a width-1 {@link #beamSearch}), decoded with
-     * {@link NumberTokenizer#decode} (which votes for a repetition code). T decoder steps for all rows; a cheap
-     * approximation of {@link #mode()}, and the arithmetic benchmark's point prediction.
+     * Greedy decoding: token by token the most probable allowed token (ties to the smaller id), decoded with {@link
+     * NumberTokenizer#decode} (which votes for a repetition code; a sequence spelling a special token decodes to its
+     * special value). T decoder steps for all rows. A cheap approximation of the most probable sequence (not of the
+     * density mode, which {@link #beamSearch} ranks by), and the arithmetic benchmark's point prediction, as in the
+     * papers' text models.
      *
      * @return {@code [B]} decoded values
      */
     public double[] greedy() {
-        int[][] tokens = beamSearch(1).tokens();
+        DecoderState s = start();
+        double[] row = new double[v];
+        int[] next = new int[b];
+        for (int pos = 0; pos < t; pos++) {
+            for (int r = 0; r < b; r++) {
+                s.logProbabilities(r, 1.0, row); // masked: disallowed tokens are -infinity
+                int best = 0;
+                for (int k = 1; k < v; k++) {
+                    if (row[k] > row[best]) {
+                        best = k;
+                    }
+                }
+                next[r] = best;
+            }
+            s.advance(next);
+        }
         double[] out = new double[b];
+        int[] seq = new int[t];
         for (int r = 0; r < b; r++) {
-            out[r] = tok.decode(tokens[r]);
+            for (int p = 0; p < t; p++) {
+                seq[p] = s.token(r, p);
+            }
+            out[r] = tok.decode(seq);
         }
         return out;
     }

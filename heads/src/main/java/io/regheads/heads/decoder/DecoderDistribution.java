@@ -127,14 +127,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private volatile boolean tooMany;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == head.inputWidth(), "phi must have %d columns, got %d", head.inputWidth(), phi.size(1));
-        Checks.require(phi.size(0) >= 1, "phi must have at least one row");
+        Checks.rows("phi", phi, "D", head.inputWidth());
+        Checks.finiteRows("phi", phi);
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
         this.ordered = tok instanceof NormalizedTokenizer;
         this.phi = Host.doubles(phi);
-        Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
         this.t = w.t;
         this.v = w.v;

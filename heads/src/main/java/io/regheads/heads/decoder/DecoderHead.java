@@ -175,7 +175,7 @@ public final class DecoderHead implements RegressionHead {
     public Forward forward(INDArray phi, Targets targets, Arena arena) {
         Checks.require(targets instanceof Targets.Tokens, "targets must be Targets.Tokens (teacher forcing), got %s",
                 targets == null ? "null" : targets.getClass().getSimpleName());
-        Checks.rank("phi", phi, 2);
+        Checks.rows("phi", phi, "D", inputWidth());
         Targets.Tokens tt = (Targets.Tokens) targets;
         int b = Math.toIntExact(phi.size(0));
         Checks.require(tt.batchSize() == b && tt.positions() == t,
@@ -256,9 +256,10 @@ public final class DecoderHead implements RegressionHead {
     public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s",
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
-        Checks.require(forward.cache() instanceof Cache, "forward must come from this head");
+        Checks.require(forward != null && forward.cache() instanceof Cache, "forward must come from this head's forward");
         Cache c = (Cache) forward.cache();
         int b = c.batch();
+        Checks.shape("dOutput logits", ((TokenLogits) dOutput).logits(), b, t, v);
         // logits = LN_f(x) Wout + bout
         INDArray dx = out.backward(c.out(), ((TokenLogits) dOutput).logits(), arena);
         dx = lnf.backward(c.lnf(), dx, arena);
@@ -286,7 +287,13 @@ public final class DecoderHead implements RegressionHead {
         return in.backward(c.in(), di, arena);
     }
 
-    /** The predictive distributions for rows of phi {@code [B, D]}, from a snapshot of the current parameters. */
+    /**
+     * The predictive distributions for rows of phi, from a snapshot of the current parameters (computed in double
+     * precision).
+     *
+     * @param phi {@code [B, D]}, finite
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
     @Override
     public DecoderDistribution distribution(INDArray phi) {
         return new DecoderDistribution(this, phi, DecoderDistribution.Options.defaults());

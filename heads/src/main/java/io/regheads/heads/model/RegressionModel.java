@@ -4,6 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -283,6 +285,12 @@ public final class RegressionModel {
             Targets t = head.targets(y);
             RegressionHead.Forward f = head.forward(ec.output(), t, arena);
             return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
+        }
+
+        /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
+        @Override
+        public Optional<String> diagnose(INDArray x, double[] y) {
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
         }
 
         @Override

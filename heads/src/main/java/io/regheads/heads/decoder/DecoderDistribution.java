@@ -40,9 +40,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * interval.
  *
  * <p><b>Point estimate of unnormalized decoders.</b> Use {@link #median()} (the tree-walk 0.5 quantile, T steps):
- * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for
- * the 150 test rows of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass of 1e-6 on
- * 1e9 moves the mean by 1e3), so it is kept for completeness but is not a robust prediction.
+ * the exact mean needs every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for the 150 test rows
+ * of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass
+ * of 1e-6 on 1e9 moves the mean by 1e3). So {@link #mean()} and {@link #variance()} refuse with an {@link
+ * IllegalStateException} beyond {@link #MEAN_MAX_LEAF_ROWS} sequence-rows, naming the alternatives; {@link
+ * #exactMean} still enumerates when asked, and {@link #sampleMean} estimates.
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
  * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft
@@ -332,13 +334,34 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     // ------------------------------------------------------------------ exact mean by tree expansion
 
+    /**
+     * Most leaf-table rows (valid sequences times rows B) that {@link #mean()} and {@link #variance()} score for a
+     * tokenizer without value order; beyond it they refuse rather than run for minutes.
+     */
+    public static final long MEAN_MAX_LEAF_ROWS = 50_000;
+
+    /**
+     * E[Y] per row. Value-ordered (normalized) digits: the certified tree expansion of {@link #exactMean} with the
+     * tolerance of the {@link Options}, bounded work. Other tokenizers (unnormalized, repeated): the mean needs the
+     * probability of every valid sequence, one teacher-forced pass each; that is done only while sequences x B stays
+     * within {@value #MEAN_MAX_LEAF_ROWS} (or on a {@link #tabulated()} distribution, whose table exists), so the call
+     * never runs unbounded.
+     *
+     * @throws IllegalStateException for a tokenizer without value order whose valid sequences times B exceed
+     *                               {@value #MEAN_MAX_LEAF_ROWS}; the message names the alternatives: {@link
+     *                               #median()} (tree walk, T decoder steps), {@link #sampleMean} and {@link
+     *                               #exactMean} (the full enumeration, paid for knowingly)
+     */
     @Override
     public double[] mean() {
+        requireBoundedMoments("mean()");
         return exactMean(options.meanTolerance()).mean();
     }
 
+    /** Var[Y] per row, from the same computation as {@link #mean()}, with the same bound and refusal. */
     @Override
     public double[] variance() {
+        requireBoundedMoments("variance()");
         MeanEstimate m = exactMean(options.meanTolerance());
         double[] out = new double[b];
         for (int i = 0; i < b; i++) {
@@ -347,15 +370,34 @@ public final class DecoderDistribution implements PredictiveDistribution {
         return out;
     }
 
+    /** Refuses {@code what} when it would score more leaf rows than {@link #MEAN_MAX_LEAF_ROWS}. */
+    private void requireBoundedMoments(String what) {
+        if (ordered || tabulate) {
+            return;
+        }
+        List<int[]> seq = sequences();
+        long leaves = seq == null ? options.maxLeaves() + 1L : seq.size();
+        if (leaves * b > MEAN_MAX_LEAF_ROWS) {
+            throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s of this decoder is not computed: "
+                    + "its tokens are not in value order, so it needs the probability of every one of %s%d valid "
+                    + "sequences for each of the %d rows (more than %d sequence-rows; a few rare huge exponents also "
+                    + "dominate it). Use median() (a tree walk) or sampleMean(rng, n, sampling) instead, or "
+                    + "exactMean(0) to pay for the full enumeration", what, seq == null ? "more than " : "",
+                    seq == null ? options.maxLeaves() : leaves, b, MEAN_MAX_LEAF_ROWS));
+        }
+    }
+
     /**
      * E[Y] per row by expanding the digit tree under a certified error budget: {@code |E[Y] - mean[b]| <=
      * errorBound[b] <= tolerance} (see {@code MeanExpander}: the lightest prefixes are left unexpanded, counted at
      * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
      * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
      * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
-     * (bound 0).
+     * (bound 0): one teacher-forced pass per valid sequence, which takes minutes for tens of thousands of sequences
+     * (unlike {@link #mean()}, this does not refuse).
      *
-     * @throws IllegalArgumentException if tolerance is negative or not finite
+     * @throws IllegalArgumentException if tolerance is negative or not finite, or (no value order) the tokenizer has
+     *                                  more than {@link Options#maxLeaves()} valid sequences
      */
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,

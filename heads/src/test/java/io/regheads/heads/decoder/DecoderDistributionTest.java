@@ -176,8 +176,11 @@ class DecoderDistributionTest {
         assertEquals(9.995e99, d.supportUpperBound()[0], 1e87);
         // quantiles and the cdf walk the tree (UnnormalizedWalkTest checks them against enumeration)
         assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, d.cumulativeProbability(d.median()), 1e-9);
-        // the exact mean still needs all 2 * 199 * 900 + 1 valid sequences, more than the 100 000 allowed
-        assertThrows(IllegalArgumentException.class, d::mean);
+        // the exact mean still needs all 2 * 199 * 900 + 1 valid sequences, more than the 100 000 allowed: mean()
+        // refuses (naming the alternatives), exactMean cannot enumerate them
+        assertTrue(assertThrows(IllegalStateException.class, d::mean).getMessage().contains("more than 100000 valid "
+                + "sequences"));
+        assertThrows(IllegalArgumentException.class, () -> d.exactMean(0));
     }
 
     @Test
@@ -402,5 +405,23 @@ class DecoderDistributionTest {
         }
         assertThrows(IllegalArgumentException.class, () -> head(NormalizedTokenizer.of(4, 2), 1)
                 .distribution(GradientCheck.random(8, 2.0, 1, D)).vote(true));
+    }
+
+    @Test
+    void unnormalizedMeanRefusesUnboundedWorkAndNamesTheAlternatives() {
+        // base 10, one exponent digit, three mantissa digits: tens of thousands of valid sequences; mean() used to
+        // score each of them (86 s for one row of a trained model) and answered -4.0e7 for y in [-1.2, 1.6]
+        DecoderHead h = head(UnnormalizedTokenizer.of(10, 1, 3), 23);
+        DecoderDistribution d = h.distribution(GradientCheck.random(5, 1.0, 2, D));
+        IllegalStateException e = assertThrows(IllegalStateException.class, d::mean);
+        assertTrue(e.getMessage().startsWith("mean() of this decoder is not computed: its tokens are not in value order"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("Use median() (a tree walk) or sampleMean(rng, n, sampling) instead"),
+                e.getMessage());
+        assertThrows(IllegalStateException.class, d::variance);
+        double[] median = d.median(); // the alternatives answer
+        assertTrue(Double.isFinite(median[0]) && Double.isFinite(median[1]));
+        double[] sm = d.sampleMean(RandomSource.SPLIT_MIX_64.create(1), 64, DecoderDistribution.Sampling.plain());
+        assertTrue(Double.isFinite(sm[0]) && Double.isFinite(sm[1]));
     }
 }

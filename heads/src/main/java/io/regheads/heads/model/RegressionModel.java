@@ -3,6 +3,7 @@ package io.regheads.heads.model;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
+import io.regheads.core.data.TargetCheck;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
@@ -120,12 +121,16 @@ public final class RegressionModel {
     /**
      * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count or a constant target
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or targets that
+     *                                  min-max scaling cannot carry (an overflowing range, extreme values: see {@link
+     *                                  TargetCheck}; heavy tails only give a warning to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        Checks.notNull("progress", progress);
+        TargetCheck.check("y", train.y()).ifPresent(progress::onWarning);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         yScaler = MinMaxScaler.fit(train);
         Trainer trainer = new Trainer(config.trainer(), progress);

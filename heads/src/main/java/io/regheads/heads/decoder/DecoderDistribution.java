@@ -43,7 +43,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * the exact mean needs every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for the 150 test rows
  * of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass
  * of 1e-6 on 1e9 moves the mean by 1e3). So {@link #mean()} and {@link #variance()} refuse with an {@link
- * IllegalStateException} beyond {@link #MEAN_MAX_LEAF_ROWS} sequence-rows, naming the alternatives; {@link
+ * IllegalStateException} beyond {@link #MEAN_MAX_SEQUENCES} sequences, naming the alternatives; {@link
  * #exactMean} still enumerates when asked, and {@link #sampleMean} estimates.
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
@@ -335,20 +335,23 @@ public final class DecoderDistribution implements PredictiveDistribution {
     // ------------------------------------------------------------------ exact mean by tree expansion
 
     /**
-     * Most leaf-table rows (valid sequences times rows B) that {@link #mean()} and {@link #variance()} score for a
-     * tokenizer without value order; beyond it they refuse rather than run for minutes.
+     * Most valid sequences that {@link #mean()} and {@link #variance()} score (one teacher-forced pass each) for a
+     * tokenizer without value order; beyond it they refuse rather than run for minutes (a pass costs milliseconds).
      */
-    public static final long MEAN_MAX_LEAF_ROWS = 50_000;
+    public static final int MEAN_MAX_SEQUENCES = 1024;
+    /** Most sequence-rows (valid sequences times rows B) that {@link #mean()} and {@link #variance()} score. */
+    public static final long MEAN_MAX_LEAF_ROWS = 65_536;
 
     /**
      * E[Y] per row. Value-ordered (normalized) digits: the certified tree expansion of {@link #exactMean} with the
      * tolerance of the {@link Options}, bounded work. Other tokenizers (unnormalized, repeated): the mean needs the
-     * probability of every valid sequence, one teacher-forced pass each; that is done only while sequences x B stays
-     * within {@value #MEAN_MAX_LEAF_ROWS} (or on a {@link #tabulated()} distribution, whose table exists), so the call
-     * never runs unbounded.
+     * probability of every valid sequence, one teacher-forced pass each; that is done only for at most {@value
+     * #MEAN_MAX_SEQUENCES} sequences and {@value #MEAN_MAX_LEAF_ROWS} sequences x B (or on a {@link #tabulated()}
+     * distribution, whose table exists), so the call never runs unbounded.
      *
-     * @throws IllegalStateException for a tokenizer without value order whose valid sequences times B exceed
-     *                               {@value #MEAN_MAX_LEAF_ROWS}; the message names the alternatives: {@link
+     * @throws IllegalStateException for a tokenizer without value order beyond those bounds (an unnormalized
+     *                               tokenizer with 3 mantissa digits has tens of thousands of valid sequences); the
+     *                               message names the alternatives: {@link
      *                               #median()} (tree walk, T decoder steps), {@link #sampleMean} and {@link
      *                               #exactMean} (the full enumeration, paid for knowingly)
      */
@@ -370,20 +373,21 @@ public final class DecoderDistribution implements PredictiveDistribution {
         return out;
     }
 
-    /** Refuses {@code what} when it would score more leaf rows than {@link #MEAN_MAX_LEAF_ROWS}. */
+    /** Refuses {@code what} beyond {@link #MEAN_MAX_SEQUENCES} sequences or {@link #MEAN_MAX_LEAF_ROWS} sequence-rows. */
     private void requireBoundedMoments(String what) {
         if (ordered || tabulate) {
             return;
         }
         List<int[]> seq = sequences();
         long leaves = seq == null ? options.maxLeaves() + 1L : seq.size();
-        if (leaves * b > MEAN_MAX_LEAF_ROWS) {
+        if (leaves > MEAN_MAX_SEQUENCES || leaves * b > MEAN_MAX_LEAF_ROWS) {
             throw new IllegalStateException(String.format(java.util.Locale.ROOT, "%s of this decoder is not computed: "
                     + "its tokens are not in value order, so it needs the probability of every one of %s%d valid "
-                    + "sequences for each of the %d rows (more than %d sequence-rows; a few rare huge exponents also "
-                    + "dominate it). Use median() (a tree walk) or sampleMean(rng, n, sampling) instead, or "
-                    + "exactMean(0) to pay for the full enumeration", what, seq == null ? "more than " : "",
-                    seq == null ? options.maxLeaves() : leaves, b, MEAN_MAX_LEAF_ROWS));
+                    + "sequences for each of the %d rows, one decoder pass per sequence (bounds: %d sequences, %d "
+                    + "sequence-rows; a few rare huge exponents would also dominate it). Use median() (a tree walk) or "
+                    + "sampleMean(rng, n, sampling) instead, or exactMean(0) to pay for the full enumeration", what,
+                    seq == null ? "more than " : "", seq == null ? options.maxLeaves() : leaves, b, MEAN_MAX_SEQUENCES,
+                    MEAN_MAX_LEAF_ROWS));
         }
     }
 

@@ -319,7 +319,10 @@ public final class Trainer {
             if (validation != null) {
                 copy(false);
                 return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch));
+                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch)
+                        + (bestEpoch == epoch ? "; it was still falling at the epoch cap: more epochs (maxEpochs) or a "
+                                + "higher learning rate (now " + String.format(Locale.ROOT, "%.3g", optimizer.learningRate())
+                                + ") may fit better" : ""));
             }
             return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
                     "finished %d epochs: train loss %.6g", epoch, trainLosses.get(trainLosses.size() - 1)));

@@ -60,6 +60,15 @@ public record TrainingResult(int epochsRun, int bestEpoch, double bestValidation
     }
 
     /**
+     * True if the run used every epoch and its last epoch had the best validation loss: the model was probably still
+     * improving (the message says so). Not a failure, but under-trained models give too wide predictive
+     * distributions.
+     */
+    public boolean stillImproving() {
+        return stopReason == StopReason.MAX_EPOCHS && bestEpoch == epochsRun && !Double.isNaN(bestValidationLoss);
+    }
+
+    /**
      * Returns this result, or throws if training failed.
      *
      * @throws TrainingFailedException (an {@link IllegalStateException}) with {@link #message()} if {@link #failed()}

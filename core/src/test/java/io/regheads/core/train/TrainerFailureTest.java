@@ -204,4 +204,15 @@ class TrainerFailureTest {
                 + "initialisation)", r.message());
         assertEquals(0, r.steps());
     }
+
+    @Test
+    void aRunStoppedByTheEpochCapWhileStillImprovingSaysSo() {
+        // lr 1e-4 on a linear model: every epoch improves, so the cap of 3 ends the run early
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-4).withMaxEpochs(3);
+        TrainingResult r = new Trainer(config).fit(new LinearRegressionModel(2), data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, r.stopReason());
+        assertTrue(r.stillImproving() && !r.failed());
+        assertTrue(r.message().endsWith("at epoch 3; it was still falling at the epoch cap: more epochs (maxEpochs) or a "
+                + "higher learning rate (now 0.000100) may fit better"), r.message());
+    }
 }

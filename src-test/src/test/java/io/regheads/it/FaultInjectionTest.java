@@ -204,6 +204,24 @@ class FaultInjectionTest {
         assertTrue(e.getMessage().endsWith(" is a directory; give the path of a file written by save"), e.getMessage());
     }
 
+    /** Saved model bytes differed between identical fits: the metadata began with a date comment. */
+    @Test
+    void identicalFitsSaveIdenticalFiles() throws java.io.IOException {
+        Dataset train = data(200, 7);
+        Path a = dir.resolve("a.rgh");
+        Path b = dir.resolve("b.rgh");
+        RegressionModel first = model(new HeadSpec.Pointwise(false), quick().withMaxEpochs(2));
+        first.fit(train);
+        first.save(a);
+        RegressionModel second = model(new HeadSpec.Pointwise(false), quick().withMaxEpochs(2));
+        second.fit(train);
+        second.save(b);
+        assertTrue(java.util.Arrays.equals(java.nio.file.Files.readAllBytes(a), java.nio.file.Files.readAllBytes(b)),
+                "identical fits, identical files");
+        String metadata = io.regheads.core.io.Checkpoint.read(a).metadata();
+        assertTrue(metadata.lines().noneMatch(l -> l.startsWith("#")), "no date comment in:\n" + metadata);
+    }
+
     /**
      * The guide's own-encoder example stopped at its epoch cap with a 90% interval far too wide and nothing said so:
      * a run cut off while the validation loss still falls now says that more epochs may help.

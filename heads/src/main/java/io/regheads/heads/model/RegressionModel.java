@@ -306,7 +306,10 @@ public final class RegressionModel {
 
     // ------------------------------------------------------------------ save / load
 
-    /** Writes config, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its checks). */
+    /**
+     * Writes config, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its checks). The
+     * bytes depend only on the model: identical fits give identical files (no date in the file).
+     */
     public void save(Path file) {
         requireFitted();
         Properties p = new Properties();
@@ -350,7 +353,10 @@ public final class RegressionModel {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Checkpoint.of(w.toString(), params()).write(file);
+        // store() always begins with a "#<date>" comment line: without it identical fits give identical files
+        String metadata = w.toString();
+        Checkpoint.of(metadata.startsWith("#") ? metadata.substring(metadata.indexOf('\n') + 1) : metadata, params())
+                .write(file);
     }
 
     /**

@@ -114,6 +114,7 @@ final class UciCommand implements Callable<Integer> {
             inputs.add(new InputData(n, CsvLoader.load(datasetsDir.resolve(n + ".csv")), f, "splits/" + n + "/fold.txt"));
         }
         long started = System.nanoTime();
+        int failed = 0;
         Map<String, Map<String, double[]>> nll = new LinkedHashMap<>();
         Map<String, Map<String, double[]>> seconds = new LinkedHashMap<>();
         List<Object> perFold = new ArrayList<>();
@@ -125,7 +126,26 @@ final class UciCommand implements Callable<Integer> {
                 double[] v = new double[foldList.length];
                 double[] s = new double[foldList.length];
                 for (int i = 0; i < foldList.length; i++) {
-                    HeadRun.Result r = HeadRun.run(p, training.loss, trainer, in, foldList[i], ProgressListener.none());
+                    HeadRun.Result r;
+                    try {
+                        r = HeadRun.run(p, training.loss, trainer, in, foldList[i], ProgressListener.none());
+                    } catch (HeadRun.FailedRun f) { // left out of the means; listed in the JSON and on stderr
+                        failed++;
+                        v[i] = Double.NaN;
+                        s[i] = f.result.wallTime().toNanos() * 1e-9;
+                        Map<String, Object> e = new LinkedHashMap<>();
+                        e.put("dataset", in.label());
+                        e.put("head", p.name());
+                        e.put("loss", f.loss);
+                        e.put("fold", f.fold);
+                        e.put("failed", true);
+                        e.put("stopReason", f.stopReason());
+                        e.put("message", f.reason());
+                        perFold.add(e);
+                        System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: FAILED (%s): %s%n", in.label(), p.name(),
+                                f.fold, f.stopReason(), f.reason());
+                        continue;
+                    }
                     v[i] = r.nll01();
                     s[i] = r.trainSeconds();
                     Map<String, Object> e = new LinkedHashMap<>();
@@ -176,9 +196,23 @@ final class UciCommand implements Callable<Integer> {
             o.print(md);
             o.println();
             o.println("table written to " + file);
+            if (failed > 0) {
+                o.printf(Locale.ROOT, "%d runs FAILED to train (exit code %d): see stderr; the table averages the folds "
+                        + "that trained%n", failed, Regheads.EXIT_HEAD_FAILED);
+            }
         }
         o.flush();
-        return 0;
+        return failed == 0 ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
+    }
+
+    /** Mean +- std over the folds that trained (NaN marks a failed fold): "failed" if none did. */
+    static String cell(double[] nll) {
+        double[] ok = java.util.Arrays.stream(nll).filter(v -> !Double.isNaN(v)).toArray();
+        if (ok.length == 0) {
+            return "failed";
+        }
+        return Stats.meanStd(ok) + (ok.length < nll.length ? String.format(Locale.ROOT, " (%d of %d folds; %d failed)",
+                ok.length, nll.length, nll.length - ok.length) : "");
     }
 
     /** The markdown report: protocol, command, table of mean +- std per head beside the paper's columns. */
@@ -206,7 +240,7 @@ final class UciCommand implements Callable<Integer> {
             int n = e.getValue().values().iterator().next().length;
             sb.append("| ").append(e.getKey()).append(" | ").append(n).append(" |");
             for (HeadCatalog.Preset p : presets) {
-                sb.append(' ').append(Stats.meanStd(e.getValue().get(p.name()))).append(" |");
+                sb.append(' ').append(cell(e.getValue().get(p.name()))).append(" |");
             }
             double[] paper = PAPER.get(e.getKey());
             for (int c = 0; c < PAPER_COLUMNS.length; c++) {

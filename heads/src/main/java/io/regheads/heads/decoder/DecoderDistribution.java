@@ -222,14 +222,12 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     private volatile boolean tooMany;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == head.inputWidth(), "phi must have %d columns, got %d", head.inputWidth(), phi.size(1));
-        Checks.require(phi.size(0) >= 1, "phi must have at least one row");
+        Checks.rows("phi", phi, "D", head.inputWidth());
+        Checks.finiteRows("phi", phi);
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
         this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);
-        Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
         this.t = w.t;
         this.v = w.v;
@@ -537,6 +535,13 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
 
     // ------------------------------------------------------------------ exact mean by tree expansion
 
+    /**
+     * E[Y] per row: {@link #exactMean} with the tolerance of the {@link Options} ({@code |E[Y] - mean| <= bound <=
+     * tolerance}, bounded work: fixed-point digits and tokenizers with prefix ranges expand the tree under the budget,
+     * at most {@link Options#maxLeaves()} prefixes per row and level; beyond that cap the reported bound is not
+     * certified); for a repetition code the mean of the voted value. An unnormalized decoder's mean can be dominated by
+     * a little mass on far exponents: see {@link #point(Decoding)} for robust alternatives.
+     */
     @Override
     public double[] mean() {
         if (repeated != null) {
@@ -545,6 +550,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         return exactMean(options.meanTolerance()).mean();
     }
 
+    /** Var[Y] per row, from the same computation as {@link #mean()}. */
     @Override
     public double[] variance() {
         if (repeated != null) {
@@ -564,9 +570,11 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
      * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
      * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
-     * (bound 0).
+     * (bound 0): one teacher-forced pass per valid sequence, which takes minutes for tens of thousands of sequences
+     * (unlike {@link #mean()}, this does not refuse).
      *
-     * @throws IllegalArgumentException if tolerance is negative or not finite
+     * @throws IllegalArgumentException if tolerance is negative or not finite, or (no value order) the tokenizer has
+     *                                  more than {@link Options#maxLeaves()} valid sequences
      */
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,

@@ -3,7 +3,9 @@ package io.regheads.heads.model;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
+import io.regheads.core.data.TargetCheck;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.HeadSpec;
@@ -34,6 +36,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -132,12 +135,16 @@ public final class RegressionModel {
     /**
      * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count or a constant target
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or targets that
+     *                                  min-max scaling cannot carry (an overflowing range, extreme values: see {@link
+     *                                  TargetCheck}; heavy tails only give a warning to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        Checks.notNull("progress", progress);
+        TargetCheck.check("y", train.y()).ifPresent(progress::onWarning);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         yScaler = MinMaxScaler.fit(train);
         Trainer trainer = new Trainer(config.trainer(), progress);
@@ -314,6 +321,12 @@ public final class RegressionModel {
             return value;
         }
 
+        /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
+        @Override
+        public Optional<String> diagnose(INDArray x, double[] y) {
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+        }
+
         @Override
         public DataType dataType() {
             return type;
@@ -326,7 +339,8 @@ public final class RegressionModel {
      * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
      * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
      * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
-     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}.
+     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}. The bytes depend only on the
+     * model: identical fits give identical files (keys sorted, no date).
      *
      * @throws IllegalArgumentException if the model is not fitted
      * @throws UncheckedIOException     if the file cannot be written

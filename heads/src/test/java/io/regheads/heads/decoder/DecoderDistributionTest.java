@@ -615,4 +615,22 @@ class DecoderDistributionTest {
         assertArrayEquals(d.median(), h.point(phi, io.regheads.core.head.PointEstimate.MEDIAN), 0.0);
         assertArrayEquals(d.mode(), h.point(phi, io.regheads.core.head.PointEstimate.MODE), 0.0);
     }
+
+    @Test
+    void unnormalizedMeanRefusesUnboundedWorkAndNamesTheAlternatives() {
+        // base 10, one exponent digit, three mantissa digits: tens of thousands of valid sequences; mean() used to
+        // score each of them (86 s for one row of a trained model) and answered -4.0e7 for y in [-1.2, 1.6]
+        DecoderHead h = head(UnnormalizedTokenizer.of(10, 1, 3), 23);
+        DecoderDistribution d = h.distribution(GradientCheck.random(5, 1.0, 2, D));
+        IllegalStateException e = assertThrows(IllegalStateException.class, d::mean);
+        assertTrue(e.getMessage().startsWith("mean() of this decoder is not computed: its tokens are not in value order"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("Use median() (a tree walk) or sampleMean(rng, n, sampling) instead"),
+                e.getMessage());
+        assertThrows(IllegalStateException.class, d::variance);
+        double[] median = d.median(); // the alternatives answer
+        assertTrue(Double.isFinite(median[0]) && Double.isFinite(median[1]));
+        double[] sm = d.sampleMean(RandomSource.SPLIT_MIX_64.create(1), 64, DecoderDistribution.Sampling.plain());
+        assertTrue(Double.isFinite(sm[0]) && Double.isFinite(sm[1]));
+    }
 }

@@ -14,6 +14,7 @@ import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseHead;
 import io.regheads.spark.internal.ColumnMoments;
+import io.regheads.spark.internal.Failures;
 import io.regheads.spark.internal.ExecutorModels;
 import io.regheads.spark.internal.FlatParams;
 import io.regheads.spark.internal.ModelPayload;

@@ -6,13 +6,13 @@ import org.apache.spark.sql.SparkSession;
  * The test suite's Spark: one local-mode session with two worker threads for the whole test JVM (starting a
  * session costs seconds), no web UI, loopback only.
  */
-final class LocalSpark {
+public final class LocalSpark {
     private static SparkSession session;
 
     private LocalSpark() {}
 
     /** The shared {@code local[2]} session (created on first use, stopped when the JVM exits). */
-    static synchronized SparkSession session() {
+    public static synchronized SparkSession session() {
         if (session == null || session.sparkContext().isStopped()) {
             session = SparkSession.builder()
                     .master("local[2]")

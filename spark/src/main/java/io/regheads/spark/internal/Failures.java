@@ -1,4 +1,4 @@
-package io.regheads.spark;
+package io.regheads.spark.internal;
 
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -9,11 +9,11 @@ import java.util.function.Supplier;
  * org.apache.spark.SparkException} (thrown undeclared from Java's point of view) whose cause is the original when
  * it could be sent back.
  */
-final class Failures {
+public final class Failures {
     private Failures() {}
 
     /** Runs {@code job}; an {@code IllegalArgumentException} in a failure's cause chain is rethrown as such. */
-    static <T> T unwrap(Supplier<T> job) {
+    public static <T> T unwrap(Supplier<T> job) {
         try {
             return job.get();
         } catch (IllegalArgumentException e) {

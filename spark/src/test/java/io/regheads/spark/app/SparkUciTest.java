@@ -1,10 +1,11 @@
-package io.regheads.spark;
+package io.regheads.spark.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.app.cli.Regheads;
 import io.regheads.app.grid.TaskRunner;
+import io.regheads.spark.LocalSpark;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,7 +1,8 @@
-package io.regheads.spark;
+package io.regheads.spark.app;
 
 import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.internal.Checks;
+import io.regheads.spark.internal.Failures;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.regheads.spark.app;
 import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.internal.Checks;
 import io.regheads.spark.internal.Failures;
+import io.regheads.spark.internal.JavaBytes;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,11 +78,25 @@ public final class SparkTaskRunner implements TaskRunner {
             return List.of();
         }
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
-        Broadcast<Task<T, R>> shipped = jsc.broadcast(task);
+        // task, inputs and results travel as Java-serialized bytes: whatever spark.serializer is (Kryo cannot
+        // rebuild records), Spark only moves byte arrays
+        Broadcast<byte[]> shipped = jsc.broadcast(JavaBytes.of(task));
+        List<byte[]> in = new ArrayList<>(inputs.size());
+        for (T t : inputs) {
+            in.add(JavaBytes.of(t));
+        }
         try {
-            List<R> out = Failures.unwrap(() -> jsc.parallelize(new ArrayList<>(inputs), inputs.size())
-                    .map(in -> shipped.value().apply(in)).collect());
-            out.forEach(onResult);
+            List<byte[]> bytes = Failures.unwrap(() -> jsc.parallelize(in, in.size()).map(b -> {
+                Task<T, R> f = JavaBytes.read(shipped.value());
+                T input = JavaBytes.read(b);
+                return JavaBytes.of(f.apply(input));
+            }).collect());
+            List<R> out = new ArrayList<>(bytes.size());
+            for (byte[] b : bytes) {
+                R r = JavaBytes.read(b);
+                out.add(r);
+                onResult.accept(r);
+            }
             return out;
         } finally {
             shipped.destroy();

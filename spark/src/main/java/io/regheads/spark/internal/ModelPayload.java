@@ -10,17 +10,24 @@ import java.util.UUID;
  * that {@link ExecutorModels} can cache the loaded model per executor JVM without confusing two models (broadcast
  * ids restart at 0 in every new context of the same JVM).
  *
- * @param token unique name of these bytes
- * @param bytes the model as {@link ModelBytes#of} writes it (not copied: treat as read-only)
+ * <p>A plain class rather than a record: Spark 4.0's Kryo (4.0.3) cannot rebuild records, and broadcasts go through
+ * Kryo when {@code spark.serializer} says so. Immutable (the bytes are not copied: treat them as read-only).
  */
-public record ModelPayload(String token, byte[] bytes) implements Serializable {
+public final class ModelPayload implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** Checks both fields. */
-    public ModelPayload {
-        Checks.notNull("token", token);
+    private final String token;
+    private final byte[] bytes;
+
+    /**
+     * @param token unique name of these bytes
+     * @param bytes the model as {@link ModelBytes#of} writes it
+     */
+    public ModelPayload(String token, byte[] bytes) {
+        this.token = Checks.notNull("token", token);
         Checks.require(bytes != null && bytes.length > 0, "bytes must hold a saved model, got %s",
                 bytes == null ? "null" : "0 bytes");
+        this.bytes = bytes;
     }
 
     /** The payload of {@code model}, under a fresh random token. */
@@ -31,5 +38,15 @@ public record ModelPayload(String token, byte[] bytes) implements Serializable {
     /** {@code bytes} under a fresh random token. */
     public static ModelPayload of(byte[] bytes) {
         return new ModelPayload(UUID.randomUUID().toString(), bytes);
+    }
+
+    /** Unique name of the bytes. */
+    public String token() {
+        return token;
+    }
+
+    /** The saved model (not a copy). */
+    public byte[] bytes() {
+        return bytes;
     }
 }

@@ -29,8 +29,8 @@ class KryoSerializerTest {
     void trainingScoringAndTasksWorkWithKryo() {
         SparkSession spark = LocalSpark.session();
         assertEquals("org.apache.spark.serializer.KryoSerializer", spark.conf().get("spark.serializer"));
-        Dataset data = TestData.dataset(200, 2);
-        DataParallelTrainer.Result r = new DataParallelTrainer(TestData.config(new HeadSpec.Mixture(2), 2))
+        Dataset data = TestData.dataset(120, 2);
+        DataParallelTrainer.Result r = new DataParallelTrainer(TestData.config(new HeadSpec.Mixture(2), 1))
                 .fit(TestData.frame(spark, data, 2), new String[] {"x0", "x1", "x2"}, "y");
         assertEquals(2, r.partitions());
         RegressionModel model = r.model();

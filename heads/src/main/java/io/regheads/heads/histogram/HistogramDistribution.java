@@ -78,16 +78,17 @@ public final class HistogramDistribution implements PredictiveDistribution {
                 }
                 max = Math.max(max, z[i]);
             }
-            double s = 0;
-            for (double v : z) {
-                s += Math.exp(v - max);
-            }
-            double logS = Math.log(s);
             p[b] = new double[z.length];
             lp[b] = new double[z.length];
+            double s = 0;
+            for (int i = 0; i < z.length; i++) {
+                p[b][i] = Math.exp(z[i] - max);
+                s += p[b][i];
+            }
+            double logS = Math.log(s);
             for (int i = 0; i < z.length; i++) {
                 lp[b][i] = z[i] - max - logS;
-                p[b][i] = Math.exp(lp[b][i]);
+                p[b][i] /= s;
             }
         }
         return new HistogramDistribution(borders, p, lp, tails);

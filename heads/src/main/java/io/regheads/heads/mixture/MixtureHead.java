@@ -18,10 +18,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
  * pre-activation scales s, with
  * <pre>
- *   sigma = ELU(s) + 1 + SIGMA_FLOOR  =  exp(s) + SIGMA_FLOOR  (s <= 0),   s + 1 + SIGMA_FLOOR  (s > 0)
- *   d sigma / ds                      =  exp(s)                (s <= 0),   1                    (s > 0)
+ *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s <= 0),   s + 1 + floor  (s > 0)
+ *   d sigma / ds                =  exp(s)          (s <= 0),   1              (s > 0)
  * </pre>
- * ({@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
+ * (floor {@link Config#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
  * training range has width 1). ELU + 1 is positive and does not overflow for large s, but {@code exp(s)} underflows
  * to 0 for s below about -745 in double (-104 in float), as happens for inputs far outside the training range or
  * after a diverging step; the floor keeps every sigma >= 1e-4, so the density, NLL and quantiles stay defined, and
@@ -36,24 +36,38 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>Thread safety: as {@link RegressionHead}.
  */
 public final class MixtureHead implements RegressionHead<Linear.Cache> {
-    /** The smallest standard deviation the head emits (see the class description). */
+    /** The default smallest standard deviation the head emits (see the class description). */
     public static final double SIGMA_FLOOR = 1e-4;
 
     /**
      * @param inputWidth D
      * @param components K >= 1
      * @param seed       initialisation seed
+     * @param sigmaFloor the smallest standard deviation the head emits (0: none, as heads trained before the floor)
      */
-    public record Config(int inputWidth, int components, long seed) {
+    public record Config(int inputWidth, int components, long seed, double sigmaFloor) {
         /**
          * @param inputWidth D, at least 1
          * @param components K, at least 1
          * @param seed       initialisation seed
-         * @throws IllegalArgumentException on an input width or component count below 1
+         * @param sigmaFloor at least 0 and finite
+         * @throws IllegalArgumentException on an input width or component count below 1, or a negative or
+         *                                  non-finite floor
          */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("components", components, 1);
+            checkFloor(sigmaFloor);
+        }
+
+        /** With the default floor {@link #SIGMA_FLOOR}. */
+        public Config(int inputWidth, int components, long seed) {
+            this(inputWidth, components, seed, SIGMA_FLOOR);
+        }
+
+        static void checkFloor(double sigmaFloor) {
+            Checks.require(sigmaFloor >= 0 && sigmaFloor < Double.POSITIVE_INFINITY,
+                    "sigmaFloor must be >= 0 and finite, got %s", sigmaFloor);
         }
 
         /** The paper's default (and the PyTorch reference implementation's): 10 components. */
@@ -99,7 +113,12 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
 
     /** {@code sigma(s) = ELU(s) + 1 + SIGMA_FLOOR}. */
     static double sigma(double s) {
-        return (s > 0 ? s + 1 : Math.exp(s)) + SIGMA_FLOOR;
+        return sigma(s, SIGMA_FLOOR);
+    }
+
+    /** {@code sigma(s) = ELU(s) + 1 + floor}. */
+    static double sigma(double s, double floor) {
+        return (s > 0 ? s + 1 : Math.exp(s)) + floor;
     }
 
     /** {@code d sigma / ds}. */
@@ -132,7 +151,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 vw[i * k + j] = raw[r + j];
                 vm[i * k + j] = raw[r + k + j];
                 double s = raw[r + 2 * k + j];
-                vs[i * k + j] = sigma(s);
+                vs[i * k + j] = sigma(s, config.sigmaFloor());
             }
         }
         Host.write(vw, w);
@@ -197,7 +216,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
             for (int j = 0; j < k; j++) {
                 w[i][j] = raw[r + j];
                 mu[i][j] = raw[r + k + j];
-                sd[i][j] = sigma(raw[r + 2 * k + j]);
+                sd[i][j] = sigma(raw[r + 2 * k + j], config.sigmaFloor());
             }
         }
         return MixtureDistribution.fromLogits(w, mu, sd);

@@ -27,7 +27,7 @@ class HeadRegistryTest {
 
     static Stream<HeadSpec> specs() {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(256, true),
-                new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.peer(),
+                new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.referenceSetup(),
                 new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 2), new XValSpec(256, false), new XValSpec(32, true));
     }
 
@@ -57,10 +57,15 @@ class HeadRegistryTest {
         assertEquals(props("head=histogram\nhead.version=1\nhead.bins=256\nhead.tails=true\n"),
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
-                + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.peer().toProperties());
+                + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.referenceSetup().toProperties());
         assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n"),
                 UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
+        assertEquals(props("head=mdn\nhead.version=2\nhead.components=10\nhead.sigmaFloor=1.0E-4\n"),
+                new MixtureSpec(10).toProperties());
+        // version 1 had no floor: such files load with floor 0, as they were trained
+        assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
+        assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
                 List.copyOf(HeadRegistry.names()));
     }
@@ -101,8 +106,11 @@ class HeadRegistryTest {
                 refusal("head=histogram\nhead.version=1\nhead.bins=8\nhead.tails=yes\n"));
         assertEquals("head.tails is missing", refusal("head=histogram\nhead.version=1\nhead.bins=8\n"));
         assertEquals("head.version is missing", refusal("head=mdn\nhead.components=3\n"));
-        assertEquals("head.version must be in [1, 1] (the newest this library reads), got 2",
-                refusal("head=mdn\nhead.version=2\nhead.components=3\n"));
+        assertEquals("head.version must be in [1, 2] (the newest this library reads), got 3",
+                refusal("head=mdn\nhead.version=3\nhead.components=3\nhead.sigmaFloor=1e-4\n"));
+        assertEquals("head.sigmaFloor is missing", refusal("head=mdn\nhead.version=2\nhead.components=3\n"));
+        assertEquals("head.sigmaFloor must be >= 0 and finite, got -1.0",
+                refusal("head=mdn\nhead.version=2\nhead.components=3\nhead.sigmaFloor=-1\n"));
         assertEquals("head.components must be >= 1, got 0", refusal("head=mdn\nhead.version=1\nhead.components=0\n"));
         assertEquals("head.component is not a known setting; known under 'head.': [components, version]",
                 refusal("head=mdn\nhead.version=1\nhead.components=3\nhead.component=4\n"));

@@ -18,29 +18,30 @@ package io.regheads.core.internal;
  * their own sums). {@link #expShifted} does both.
  *
  * <p><b>Accuracy</b> (stated bounds, checked against {@link Math#exp} of the same argument by the tests over the
- * whole range below, densely near its ends and at random points):
+ * whole range below, densely near its ends, around the rounding midpoints and at random points):
  * <ul>
- *   <li>float: relative error at most {@link #FLOAT_MAX_RELATIVE_ERROR} (1.5e-7, about 1.25 float ulps) for {@code
- *       x - shift} in {@code [FLOAT_MIN_ARG, FLOAT_MAX_ARG]} = [-86.9, 88]; exactly 0 below -87.4 (where a float
- *       exponential leaves the normal range), 0 or the accurate value in between; arguments above 88 give
- *       {@code exp(88)}. {@code -Infinity} gives 0, NaN gives NaN.
- *   <li>double: relative error at most {@link #DOUBLE_MAX_RELATIVE_ERROR} (4.5e-16, about 2 double ulps) for {@code
- *       x - shift} in [-708, 709]; exactly 0 below -708.4; 0 or the accurate value in between; above 709 gives
- *       {@code exp(709)}. {@code -Infinity} gives 0, NaN gives NaN.
+ *   <li>float: relative error at most {@link #FLOAT_MAX_RELATIVE_ERROR} (1.5e-7, about 1.25 float ulps) for
+ *       arguments in {@code [FLOAT_MIN_ARG, FLOAT_MAX_ARG]} = [-87, 88]; smaller arguments, {@code -Infinity}
+ *       included, give {@code exp(-87)} = 1.65e-38 (a floor, the smallest value whose exponent bits the method can
+ *       set: a float softmax is not changed by it beyond 1e-36), larger ones {@code exp(88)};
+ *   <li>double: relative error at most {@link #DOUBLE_MAX_RELATIVE_ERROR} (4.5e-16, about 2 double ulps) for
+ *       arguments in [-708, 709]; smaller arguments give {@code exp(-708)} = 3.3e-308, larger ones {@code exp(709)}.
  * </ul>
- * Results are deterministic (the same inputs give the same bits, vectorised or not: every operation is an IEEE
- * operation on one element, in a fixed order).
+ * The array kernels take no NaN arguments (callers check: a softmax checks its row maximum, which is NaN if any
+ * entry is); for a NaN they return an unspecified value. The scalar {@link #exp(float)} and {@link #exp(double)}
+ * return NaN for NaN. Results are deterministic: the same inputs give the same bits, vectorised or not (every
+ * operation is an IEEE operation on one element, in a fixed order).
  */
 public final class FastExp {
     private FastExp() {}
 
-    /** Lower end of the float range with the stated relative error (a smaller argument may flush to 0). */
-    public static final float FLOAT_MIN_ARG = -86.9f;
+    /** Lower end of the float range with the stated relative error; smaller arguments are clamped to it. */
+    public static final float FLOAT_MIN_ARG = -87f;
     /** Upper end of the float range; larger arguments are clamped to it. */
     public static final float FLOAT_MAX_ARG = 88f;
-    /** Stated bound on {@code |exp_fast(x) - exp(x)| / exp(x)} for float arguments in [-86.9, 88]. */
+    /** Stated bound on {@code |exp_fast(x) - exp(x)| / exp(x)} for float arguments in [-87, 88]. */
     public static final double FLOAT_MAX_RELATIVE_ERROR = 1.5e-7;
-    /** Lower end of the double range with the stated relative error. */
+    /** Lower end of the double range with the stated relative error; smaller arguments are clamped to it. */
     public static final double DOUBLE_MIN_ARG = -708;
     /** Upper end of the double range; larger arguments are clamped to it. */
     public static final double DOUBLE_MAX_ARG = 709;
@@ -52,19 +53,12 @@ public final class FastExp {
     private static final float F_LN2_HI = 0.693359375f;
     private static final float F_LN2_LO = -2.12194440e-4f;
     private static final float F_MAGIC = 0x1.8p23f;
-    /** Clamp for arguments below the range: keeps the arithmetic finite for -Infinity (n stays < 2^22). */
-    private static final float F_CLAMP_LOW = -1000f;
-    /** Carriers below this mean n < -125: the result is not a normal float, flushed to 0. */
-    private static final float F_CARRIER_MIN = F_MAGIC - 125f;
 
     private static final double D_LOG2E = 1.4426950408889634;
     /** fdlibm's split of ln 2: the high part has 32 trailing zero bits, so n D_LN2_HI is exact for |n| < 2^21. */
     private static final double D_LN2_HI = 6.93147180369123816490e-01;
     private static final double D_LN2_LO = 1.90821492927058770002e-10;
     private static final double D_MAGIC = 0x1.8p52;
-    private static final double D_CLAMP_LOW = -1e5;
-    /** Carriers below this mean n < -1021: flushed to 0. */
-    private static final double D_CARRIER_MIN = D_MAGIC - 1021;
 
     // ------------------------------------------------------------------ float
 
@@ -76,7 +70,7 @@ public final class FastExp {
      */
     public static void prepare(float[] x, float shift, float[] poly, float[] carrier, int from, int to) {
         for (int i = from; i < to; i++) {
-            float d = Math.min(Math.max(x[i] - shift, F_CLAMP_LOW), FLOAT_MAX_ARG);
+            float d = Math.min(Math.max(x[i] - shift, FLOAT_MIN_ARG), FLOAT_MAX_ARG);
             float m = d * F_LOG2E + F_MAGIC;
             poly[i] = poly(d, m);
             carrier[i] = m;
@@ -97,23 +91,20 @@ public final class FastExp {
     }
 
     /**
-     * Pass 2 for one element: {@code poly * 2^n}, n read from the carrier's low bits; 0 when n < -125, NaN for a
-     * NaN argument.
+     * Pass 2 for one element: {@code poly * 2^n}, n read from the carrier's low bits. Branch-free: the clamp in
+     * pass 1 keeps every result a normal float; a NaN argument gives an unspecified value.
      */
     public static float finish(float poly, float carrier) {
-        if (carrier < F_CARRIER_MIN) {
-            return 0f;
-        }
-        if (poly != poly) {
-            return poly;
-        }
         // carrier = 1.5 * 2^23 + n exactly, so its low 23 bits are 2^22 + n and (bits << 23) == n << 23 (mod 2^32)
         return Float.intBitsToFloat(Float.floatToRawIntBits(poly) + (Float.floatToRawIntBits(carrier) << 23));
     }
 
     /** {@code exp(x)} for one value, bit for bit as the array kernels compute it. */
     public static float exp(float x) {
-        float d = Math.min(Math.max(x, F_CLAMP_LOW), FLOAT_MAX_ARG);
+        if (x != x) {
+            return x;
+        }
+        float d = Math.min(Math.max(x, FLOAT_MIN_ARG), FLOAT_MAX_ARG);
         float m = d * F_LOG2E + F_MAGIC;
         return finish(poly(d, m), m);
     }
@@ -134,7 +125,7 @@ public final class FastExp {
     /** As {@link #prepare(float[], float, float[], float[], int, int)} in double precision. */
     public static void prepare(double[] x, double shift, double[] poly, double[] carrier, int from, int to) {
         for (int i = from; i < to; i++) {
-            double d = Math.min(Math.max(x[i] - shift, D_CLAMP_LOW), DOUBLE_MAX_ARG);
+            double d = Math.min(Math.max(x[i] - shift, DOUBLE_MIN_ARG), DOUBLE_MAX_ARG);
             double m = d * D_LOG2E + D_MAGIC;
             poly[i] = poly(d, m);
             carrier[i] = m;
@@ -159,20 +150,17 @@ public final class FastExp {
         return p * f * f + f + 1.0;
     }
 
-    /** As {@link #finish(float, float)} in double precision (0 when n < -1021). */
+    /** As {@link #finish(float, float)} in double precision. */
     public static double finish(double poly, double carrier) {
-        if (carrier < D_CARRIER_MIN) {
-            return 0.0;
-        }
-        if (poly != poly) {
-            return poly;
-        }
         return Double.longBitsToDouble(Double.doubleToRawLongBits(poly) + (Double.doubleToRawLongBits(carrier) << 52));
     }
 
     /** {@code exp(x)} for one double, bit for bit as the array kernels compute it. */
     public static double exp(double x) {
-        double d = Math.min(Math.max(x, D_CLAMP_LOW), DOUBLE_MAX_ARG);
+        if (x != x) {
+            return x;
+        }
+        double d = Math.min(Math.max(x, DOUBLE_MIN_ARG), DOUBLE_MAX_ARG);
         double m = d * D_LOG2E + D_MAGIC;
         return finish(poly(d, m), m);
     }

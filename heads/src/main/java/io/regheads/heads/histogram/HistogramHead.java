@@ -83,7 +83,7 @@ public final class HistogramHead implements RegressionHead {
     private final Config config;
     private final Linear proj;
     private final double[] centres;
-    private final HistogramDistribution binning; // borders only, for binOf
+    private final Bins bins; // checked once, shared by every distribution this head builds
 
     public HistogramHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
@@ -91,12 +91,10 @@ public final class HistogramHead implements RegressionHead {
         this.proj = new Linear("histogram", config.inputWidth(), n, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
         double[] b = config.borders();
         this.centres = new double[n];
-        double[] p = new double[n];
         for (int i = 0; i < n; i++) {
             centres[i] = 0.5 * (b[i] + b[i + 1]);
-            p[i] = 1.0 / n;
         }
-        this.binning = new HistogramDistribution(b, new double[][] {p}, config.tails());
+        this.bins = Bins.of(b, config.tails());
     }
 
     public Config config() {
@@ -120,7 +118,7 @@ public final class HistogramHead implements RegressionHead {
         int n = config.bins();
         int[] tokens = new int[y.length];
         for (int i = 0; i < y.length; i++) {
-            int bin = binning.binOf(y[i]);
+            int bin = bins.binOf(y[i]);
             if (bin < 0 || bin >= n) {
                 Checks.require(config.tails(), "y must be inside the borders [%s, %s] (no tails), got %s at index %d",
                         config.borders[0], config.borders[n], y[i], i);
@@ -148,26 +146,47 @@ public final class HistogramHead implements RegressionHead {
 
     @Override
     public HistogramDistribution distribution(INDArray phi) {
-        INDArray logits = proj.forward(phi, Arena.none()).output(); // [B, n]
-        int b = (int) logits.size(0);
+        Checks.rank("phi", phi, 2);
+        DistributionBuilder d = distributionBuilder(Math.toIntExact(phi.size(0)));
+        d.add(phi, 0, Arena.create());
+        return (HistogramDistribution) d.build();
+    }
+
+    /**
+     * Fills one columnar {@link HistogramDistribution} chunk by chunk: {@code logits = phi W + b} into an arena
+     * buffer, then per row the softmax with {@link BinSoftmax} (vectorised float exponentials for FLOAT models,
+     * double ones for DOUBLE models) straight into the distribution's flat probability array, and the mean alongside.
+     */
+    @Override
+    public DistributionBuilder distributionBuilder(int rows) {
+        Checks.atLeast("rows", rows, 1);
         int n = config.bins();
-        double[] v = Host.doubles(logits); // [B * n]
-        double[][] p = new double[b][n];
-        for (int i = 0; i < b; i++) {
-            double max = Double.NEGATIVE_INFINITY;
-            for (int j = 0; j < n; j++) {
-                max = Math.max(max, v[i * n + j]);
+        double[] probs = new double[Math.multiplyExact(rows, n)]; // [B * n]
+        double[] means = new double[rows]; // [B]
+        return new DistributionBuilder() {
+            private int next;
+
+            @Override
+            public void add(INDArray phi, int row, Arena arena) {
+                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
+                int b = added - next;
+                INDArray logits = proj.forward(phi, arena).output(); // [b, n]
+                if (logits.dataType() == DataType.FLOAT) {
+                    float[] z = Host.read(logits, arena.floats(b * n));
+                    BinSoftmax.rows(z, arena.floats(b * n), b, n, bins.componentMean, probs, means, row);
+                } else {
+                    double[] z = Host.read(logits, arena.doubles(b * n));
+                    BinSoftmax.rows(z, arena.doubles(b * n), b, n, bins.componentMean, probs, means, row);
+                }
+                next = added;
             }
-            double s = 0;
-            for (int j = 0; j < n; j++) {
-                p[i][j] = Math.exp(v[i * n + j] - max);
-                s += p[i][j];
+
+            @Override
+            public HistogramDistribution build() {
+                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
+                return new HistogramDistribution(bins, probs, means);
             }
-            for (int j = 0; j < n; j++) {
-                p[i][j] /= s;
-            }
-        }
-        return new HistogramDistribution(config.borders(), p, config.tails());
+        };
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -133,9 +134,99 @@ public final class MixtureHead implements RegressionHead {
 
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        GaussianMixture g = (GaussianMixture) forward(phi, null, Arena.none()).output();
-        return MixtureDistribution.fromLogits(Host.matrix(g.weightLogits()), Host.matrix(g.means()),
-                Host.matrix(g.stds()));
+        Checks.rank("phi", phi, 2);
+        DistributionBuilder d = distributionBuilder(Math.toIntExact(phi.size(0)));
+        d.add(phi, 0, Arena.create());
+        return (MixtureDistribution) d.build();
+    }
+
+    /**
+     * Fills one columnar {@link MixtureDistribution} chunk by chunk: the linear output {@code [b, 3K]} into an arena
+     * buffer, one host copy of it, then the stable softmax of the log-weights and {@code sigma = ELU(s) + 1} with
+     * the vectorised double exponential ({@link FastExp}, relative error at most {@link
+     * FastExp#DOUBLE_MAX_RELATIVE_ERROR}) over the whole chunk at once, straight into the distribution's flat
+     * arrays. For a FLOAT model sigma is rounded to float, as the training forward stores it.
+     */
+    @Override
+    public DistributionBuilder distributionBuilder(int rows) {
+        Checks.atLeast("rows", rows, 1);
+        int k = config.components();
+        double[] w = new double[Math.multiplyExact(rows, k)]; // [B * K]
+        double[] mu = new double[rows * k];
+        double[] sd = new double[rows * k];
+        return new DistributionBuilder() {
+            private int next;
+
+            @Override
+            public void add(INDArray phi, int row, Arena arena) {
+                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
+                int b = added - next;
+                INDArray out = proj.forward(phi, arena).output(); // [b, 3K]
+                boolean single = out.dataType() == DataType.FLOAT;
+                double[] raw = hostDoubles(out, arena); // [b * 3K]
+                double[] logit = arena.doubles(b * k); // [b * K] log-weights minus their row maximum
+                double[] scale = arena.doubles(b * k); // [b * K] min(s, 0)
+                double[] e = arena.doubles(b * k);
+                double[] carrier = arena.doubles(b * k);
+                for (int i = 0; i < b; i++) {
+                    int r = i * 3 * k;
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < k; j++) {
+                        max = Math.max(max, raw[r + j]);
+                    }
+                    if (!(Math.abs(max) <= Double.MAX_VALUE)) { // NaN when any log-weight is NaN
+                        throw new IllegalArgumentException("weight logits must be finite, got a row whose largest is "
+                                + max + " at row " + (row + i));
+                    }
+                    for (int j = 0; j < k; j++) {
+                        logit[i * k + j] = raw[r + j] - max;
+                        scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
+                    }
+                }
+                FastExp.prepare(logit, 0.0, e, carrier, 0, b * k);
+                for (int i = 0; i < b * k; i++) {
+                    e[i] = FastExp.finish(e[i], carrier[i]);
+                }
+                FastExp.prepare(scale, 0.0, logit, carrier, 0, b * k); // logit := polynomials of exp(min(s, 0))
+                for (int i = 0; i < b; i++) {
+                    int r = i * 3 * k;
+                    int o = (row + i) * k;
+                    double sum = 0;
+                    for (int j = 0; j < k; j++) {
+                        sum += e[i * k + j];
+                    }
+                    for (int j = 0; j < k; j++) {
+                        w[o + j] = e[i * k + j] / sum; // sum >= 1: the maximum's exp(0)
+                        mu[o + j] = raw[r + k + j];
+                        double z = raw[r + 2 * k + j];
+                        double sigma = z > 0 ? z + 1 : FastExp.finish(logit[i * k + j], carrier[i * k + j]); // ELU + 1
+                        sd[o + j] = single ? (float) sigma : sigma;
+                    }
+                }
+                next = added;
+            }
+
+            @Override
+            public MixtureDistribution build() {
+                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
+                return new MixtureDistribution(k, w, mu, sd);
+            }
+        };
+    }
+
+    /** The elements of a FLOAT or DOUBLE array as doubles, in arena scratch (a float copy widened in one loop). */
+    private static double[] hostDoubles(INDArray a, Arena arena) {
+        int n = Math.toIntExact(a.length());
+        double[] d = arena.doubles(n);
+        if (a.dataType() == DataType.FLOAT) {
+            float[] f = Host.read(a, arena.floats(n));
+            for (int i = 0; i < n; i++) {
+                d[i] = f[i];
+            }
+        } else {
+            Host.read(a, d);
+        }
+        return d;
     }
 
     @Override

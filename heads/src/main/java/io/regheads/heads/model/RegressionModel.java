@@ -8,6 +8,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
@@ -64,6 +65,8 @@ public final class RegressionModel {
     private final Loss loss;
     private StandardScaler xScaler;
     private MinMaxScaler yScaler;
+    /** Reused prediction buffers, one workspace per concurrent caller. */
+    private final InferenceArenas arenas = new InferenceArenas();
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
@@ -88,6 +91,11 @@ public final class RegressionModel {
 
     public ModelConfig config() {
         return config;
+    }
+
+    /** Number of input features D. */
+    public int inputWidth() {
+        return inputWidth;
     }
 
     public RegressionHead head() {
@@ -210,11 +218,62 @@ public final class RegressionModel {
         return x;
     }
 
-    /** Predictive distributions of y (original units) for rows of x {@code [B][D]}. */
+    /**
+     * Predictive distributions of y (original units) for rows of x {@code [B][D]}.
+     *
+     * <p>The rows go through the encoder and the head in chunks of 4096 with buffers that the model reuses (one set
+     * per concurrent caller), so a call allocates no native memory once warm, whatever B; the result holds B rows
+     * in flat arrays (see the heads' distributions). Identical calls give bit-identical results.
+     */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
-        PredictiveDistribution base = head.distribution(encode(checkX(x), true));
+        PredictiveDistribution base = predictHeadUnits(checkX(x));
         return new AffineTransformed(base, yScaler.range(), yScaler.min() + config.head().centre() * yScaler.range());
+    }
+
+    /** The head's distribution for rows of x (checked), chunk by chunk through a pooled workspace. */
+    private PredictiveDistribution predictHeadUnits(double[][] x) {
+        int n = x.length;
+        RegressionHead.DistributionBuilder out = head.distributionBuilder(n);
+        double[] mean = xScaler.mean();
+        double[] scale = xScaler.scale();
+        InferenceArenas.Workspace w = arenas.acquire();
+        try {
+            for (int from = 0; from < n; from += InferenceArenas.CHUNK_ROWS) {
+                int rows = Math.min(InferenceArenas.CHUNK_ROWS, n - from);
+                Arena arena = w.arenaFor(rows);
+                out.add(encoder.infer(standardised(x, from, rows, mean, scale, arena), arena), from, arena);
+            }
+        } finally {
+            arenas.release(w);
+        }
+        return out.build();
+    }
+
+    /** Rows {@code [from, from + rows)} of x standardised, {@code (x - mean) / scale}, in an arena array. */
+    private INDArray standardised(double[][] x, int from, int rows, double[] mean, double[] scale, Arena arena) {
+        int d = inputWidth;
+        INDArray in = arena.get(type, rows, d); // [rows, D]
+        if (type == DataType.FLOAT) {
+            float[] flat = arena.floats(rows * d);
+            for (int i = 0; i < rows; i++) {
+                double[] row = x[from + i];
+                for (int j = 0; j < d; j++) {
+                    flat[i * d + j] = (float) ((row[j] - mean[j]) / scale[j]);
+                }
+            }
+            Host.write(flat, in);
+        } else {
+            double[] flat = arena.doubles(rows * d);
+            for (int i = 0; i < rows; i++) {
+                double[] row = x[from + i];
+                for (int j = 0; j < d; j++) {
+                    flat[i * d + j] = (row[j] - mean[j]) / scale[j];
+                }
+            }
+            Host.write(flat, in);
+        }
+        return in;
     }
 
     /**
@@ -227,10 +286,10 @@ public final class RegressionModel {
         return config.head().point(predict(x));
     }
 
-    /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max). */
+    /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max); as {@link #predict}. */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
-        PredictiveDistribution base = head.distribution(encode(checkX(x), true));
+        PredictiveDistribution base = predictHeadUnits(checkX(x));
         double c = config.head().centre();
         return c == 0 ? base : new AffineTransformed(base, 1.0, c);
     }

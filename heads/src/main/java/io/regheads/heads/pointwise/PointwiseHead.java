@@ -120,10 +120,47 @@ public final class PointwiseHead implements RegressionHead {
 
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        double[] mu = predict(phi);
-        double[] s = new double[mu.length];
-        Arrays.fill(s, noiseStd);
-        return MixtureDistribution.gaussian(mu, s);
+        Checks.rank("phi", phi, 2);
+        DistributionBuilder d = distributionBuilder(Math.toIntExact(phi.size(0)));
+        d.add(phi, 0, Arena.create());
+        return (MixtureDistribution) d.build();
+    }
+
+    /**
+     * Fills the means of one columnar Gaussian {@link MixtureDistribution} (K = 1, standard deviation {@link
+     * #noiseStd()}, read once when the builder is made) chunk by chunk from an arena buffer.
+     */
+    @Override
+    public DistributionBuilder distributionBuilder(int rows) {
+        Checks.atLeast("rows", rows, 1);
+        double[] mu = new double[rows]; // [B]
+        double s = noiseStd;
+        return new DistributionBuilder() {
+            private int next;
+
+            @Override
+            public void add(INDArray phi, int row, Arena arena) {
+                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
+                INDArray out = proj.forward(phi, arena).output(); // [b, 1]
+                Host.read(out, 0, mu, row, added - next);
+                if (config.sigmoid()) {
+                    boolean single = out.dataType() == DataType.FLOAT;
+                    for (int i = row; i < added; i++) {
+                        double v = 1 / (1 + Math.exp(-mu[i]));
+                        mu[i] = single ? (float) v : v; // as the training forward stores it
+                    }
+                }
+                next = added;
+            }
+
+            @Override
+            public MixtureDistribution build() {
+                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
+                double[] sd = new double[rows];
+                Arrays.fill(sd, s);
+                return MixtureDistribution.gaussian(mu, sd);
+            }
+        };
     }
 
     @Override

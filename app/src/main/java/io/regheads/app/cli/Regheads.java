@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of the {@code regheads} command line ({@code ./regheads} at the repository root runs it).
  *
- * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code uci} ({@link UciCommand}), {@code risk}
+ * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code train} ({@link TrainCommand}), {@code predict}
+ * ({@link PredictCommand}), {@code uci} ({@link UciCommand}), {@code risk}
  * ({@link RiskCommand}) and {@code curves}
  * ({@link CurvesCommand}). Exit codes: 0 on
  * success; 2 for bad input (a missing or malformed CSV, a constant target, fewer than 10 rows, a bad option value),
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
-        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
+        subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code for bad input. */

@@ -177,9 +177,10 @@ class HeadDistributionTest {
         }
         PredictiveDistribution chunked = builder.build();
         double[] y = whole.inverseCumulativeProbability(0.3);
-        assertArrayEquals(whole.mean(), chunked.mean(), 0.0);
-        assertArrayEquals(whole.logDensity(y), chunked.logDensity(y), 0.0);
-        assertArrayEquals(whole.cumulativeProbability(y), chunked.cumulativeProbability(y), 0.0);
+        // the same numbers up to the float products' rounding (OpenBLAS may pick other kernels for other row counts)
+        assertArrayEquals(whole.mean(), chunked.mean(), 1e-6);
+        assertArrayEquals(whole.logDensity(y), chunked.logDensity(y), 1e-5);
+        assertArrayEquals(whole.cumulativeProbability(y), chunked.cumulativeProbability(y), 1e-6);
     }
 
     @Test

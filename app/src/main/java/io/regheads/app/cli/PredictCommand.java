@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
  * the training file's order (the model file does not store column names); their count must be the model's input
  * width.
  *
- * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; numbers as {@link
- * Double#toString} writes them (they read back as the same doubles). Example: {@code regheads predict --model m.rgh
+ * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; numbers with {@code --digits}
+ * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). Example: {@code regheads predict --model m.rgh
  * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
  *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
@@ -66,6 +66,11 @@ final class PredictCommand implements Callable<Integer> {
             + "feature; its log density under the prediction is written as log_density.")
     String target;
 
+    @Option(names = "--digits", paramLabel = "N", defaultValue = "9",
+            description = "Significant digits per number, 1 to 15, or 17 for Java's shortest exact form "
+                    + "(default: ${DEFAULT-VALUE}, enough for a float model).")
+    int digits;
+
     @Option(names = "--chunk", paramLabel = "ROWS", defaultValue = "" + DEFAULT_CHUNK,
             description = "Rows per chunk (default: ${DEFAULT-VALUE}).")
     int chunk;
@@ -80,6 +85,7 @@ final class PredictCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         Checks.require(chunk >= 1, "--chunk must be >= 1, got %d", chunk);
+        Checks.require((digits >= 1 && digits <= 15) || digits == 17, "--digits must be 1 to 15 or 17, got %d", digits);
         double[] levels = parseLevels(quantiles);
         Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
         RegressionModel m = RegressionModel.load(model);
@@ -120,18 +126,22 @@ final class PredictCommand implements Callable<Integer> {
                 double[] mean = d.mean();
                 double[][] q = d.quantiles(all);
                 double[] logp = targetCol >= 0 ? d.logDensity(n == chunk ? y : java.util.Arrays.copyOf(y, n)) : null;
+                sb.setLength(0);
                 for (int i = 0; i < n; i++) {
-                    sb.setLength(0);
-                    sb.append(mean[i]);
+                    number(sb, mean[i]);
                     for (double[] col : q) {
-                        sb.append(',').append(col[i]);
+                        number(sb.append(','), col[i]);
                     }
                     if (logp != null) {
-                        sb.append(',').append(logp[i]);
+                        number(sb.append(','), logp[i]);
                     }
                     sb.append('\n');
-                    w.append(sb);
+                    if (sb.length() > 1 << 15) {
+                        w.append(sb);
+                        sb.setLength(0);
+                    }
                 }
+                w.append(sb);
                 rows += n;
                 if (!quiet) {
                     double s = (System.nanoTime() - t0) * 1e-9;
@@ -150,6 +160,14 @@ final class PredictCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "predicted %d rows in %.1f s (%.0f rows/s): %s%n", rows, seconds, rows / seconds, out);
         o.flush();
         return 0;
+    }
+
+    private void number(StringBuilder sb, double v) {
+        if (digits == 17) {
+            sb.append(v);
+        } else {
+            DecimalFormatter.append(sb, v, digits);
+        }
     }
 
     /** The output header: {@code mean,median,q<level>...[,log_density]}. */

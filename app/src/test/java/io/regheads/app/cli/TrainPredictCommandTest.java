@@ -131,6 +131,33 @@ class TrainPredictCommandTest {
         }
     }
 
+    /** Nine significant digits within one unit of the last digit of the exact decimal, parsed back within 1e-8. */
+    @Test
+    void decimalFormatterKeepsItsDigits() {
+        java.util.Random r = new java.util.Random(6);
+        String[][] fixed = {{"1.5", "1.5"}, {"100", "100"}, {"0.000123456789", "0.000123456789"}, {"-2.5E-7", "-2.5E-7"},
+            {"123456789", "123456789"}, {"1.23456789E9", "1.23456789E9"}, {"0", "0"}, {"-0.0", "-0"}, {"0.1", "0.1"},
+            {"9.9999999999", "10"}, {"NaN", "NaN"}, {"-Infinity", "-Infinity"}};
+        for (String[] f : fixed) {
+            assertEquals(f[1], DecimalFormatter.append(new StringBuilder(), Double.parseDouble(f[0]), 9).toString(), f[0]);
+        }
+        for (int i = 0; i < 200_000; i++) {
+            double v = (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(80) - 40);
+            if (i % 7 == 0) {
+                v = Double.longBitsToDouble(r.nextLong());
+            }
+            if (!Double.isFinite(v) || v == 0) {
+                continue;
+            }
+            String s = DecimalFormatter.append(new StringBuilder(), v, 9).toString();
+            java.math.BigDecimal exact = new java.math.BigDecimal(v).round(new java.math.MathContext(9));
+            java.math.BigDecimal got = new java.math.BigDecimal(s);
+            java.math.BigDecimal ulp = exact.ulp();
+            assertTrue(got.subtract(exact).abs().compareTo(ulp) <= 0, v + " -> " + s + ", correctly rounded " + exact);
+            assertEquals(v, Double.parseDouble(s), 1e-8 * Math.abs(v), s);
+        }
+    }
+
     private static void check(String s) {
         double fast = NumericCsvReader.fastParse(s, 0, s.length());
         if (!Double.isNaN(fast)) {

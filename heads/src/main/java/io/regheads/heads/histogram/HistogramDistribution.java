@@ -221,19 +221,17 @@ public final class HistogramDistribution implements PredictiveDistribution {
         if (q == 1 && bins.tails) {
             return Double.POSITIVE_INFINITY;
         }
-        // smallest i with cum_i >= q and p_i > 0 (or n - 1): binary search for the first cum_i >= q, then past
-        // empty bins
-        int lo = 0;
-        int hi = n - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (cum[o + mid] < q) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+        // smallest i with cum_i >= q and p_i > 0 (or n - 1): binary search for the first cum_i >= q among the first
+        // n - 1 bins (both updates are selects, which the JIT compiles without branches: a search's branches are
+        // unpredictable), then past empty bins
+        int i = 0;
+        int len = n - 1;
+        while (len > 0) {
+            int half = len >>> 1;
+            boolean below = cum[o + i + half] < q;
+            i = below ? i + half + 1 : i;
+            len = below ? len - half - 1 : half;
         }
-        int i = lo;
         while (i < n - 1 && probs[o + i] == 0) {
             i++;
         }

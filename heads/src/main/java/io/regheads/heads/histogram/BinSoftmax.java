@@ -3,92 +3,133 @@ package io.regheads.heads.histogram;
 import io.regheads.core.internal.FastExp;
 
 /**
- * Row softmax of a chunk of logits {@code z [b, n]} (a host copy, overwritten) straight into the columns of a
- * {@link HistogramDistribution}: {@code probs[(first + r) n + j] = exp(z_rj - max_r) / sum_j exp(z_rj - max_r)}
- * and {@code means[first + r] = sum_j exp(z_rj - max_r) values_j / sum_j exp(...)}.
+ * Row softmax of a chunk of logits {@code z [b, n]} plus a bias {@code [n]} straight into the columns of a {@link
+ * HistogramDistribution}: with {@code l_rj = z_rj + bias_j}, {@code probs[(first + r) n + j] = exp(l_rj - max_r) /
+ * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
  *
- * <p>Per row: the maximum (eight partial maxima), which must be finite; the exponentials' vectorised pass ({@link
- * FastExp#prepare}); one scalar pass that finishes them, stores them as doubles and adds them and their {@code
- * values}-weighted sum in double (four partial sums each); and a vectorised multiplication by the reciprocal of the
- * sum. Float logits use the float kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per
- * exponential; an entry more than 87 below its row's maximum gets the kernel's floor {@code e^-87} instead of
- * underflowing), double logits the double kernel. Deterministic: a fixed order of operations per row.
+ * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
+ * (vectorised), the maximum of {@code l} (eight partial maxima, scalar), which must be finite; the exponentials' vectorised pass ({@link
+ * FastExp#prepare}: the arrays are indexed alike, which is what C2 needs to vectorise); one scalar pass
+ * that finishes them, stores them as doubles and adds them and their {@code values}-weighted sum in double (four
+ * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
+ * kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87
+ * below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing), double logits the double
+ * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
+ * b)} either way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
  * Package-private; stateless.
  */
 final class BinSoftmax {
     private BinSoftmax() {}
 
     /**
-     * @param z       {@code [b * n]} float logits, row-major; overwritten
-     * @param scratch {@code [b * n]} scratch
-     * @param values  {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
-     * @param probs   {@code [B * n]} destination, rows {@code [first, first + b)} written
-     * @param means   {@code [B]} destination, entries {@code [first, first + b)} written
+     * @param z      {@code [b * n]} float logits without bias, row-major
+     * @param bias   {@code [n]}
+     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
+     * @param probs  {@code [B * n]} destination, rows {@code [first, first + b)} written
+     * @param means  {@code [B]} destination, entries {@code [first, first + b)} written
      * @throws IllegalArgumentException if a row holds a NaN or infinite logit
      */
-    static void rows(float[] z, float[] scratch, int b, int n, double[] values, double[] probs, double[] means,
+    static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
             int first) {
+        float[] row = new float[n]; // l_r, then the carriers
+        float[] poly = new float[n];
         for (int r = 0; r < b; r++) {
-            int from = r * n;
-            int to = from + n;
-            float max = max(z, from, to);
+            System.arraycopy(z, r * n, row, 0, n);
+            for (int j = 0; j < n; j++) { // indexed alike: vectorised
+                row[j] += bias[j];
+            }
+            float max = max(row, n);
             checkFinite(max, first + r);
-            FastExp.prepare(z, max, scratch, z, from, to); // scratch: polynomials, z: carriers
-            int o = (first + r) * n;
-            double s0 = 0;
-            double s1 = 0;
-            double s2 = 0;
-            double s3 = 0;
-            double m0 = 0;
-            double m1 = 0;
-            double m2 = 0;
-            double m3 = 0;
-            int j = 0;
-            for (; j + 3 < n; j += 4) {
-                double e0 = FastExp.finish(scratch[from + j], z[from + j]);
-                double e1 = FastExp.finish(scratch[from + j + 1], z[from + j + 1]);
-                double e2 = FastExp.finish(scratch[from + j + 2], z[from + j + 2]);
-                double e3 = FastExp.finish(scratch[from + j + 3], z[from + j + 3]);
-                probs[o + j] = e0;
-                probs[o + j + 1] = e1;
-                probs[o + j + 2] = e2;
-                probs[o + j + 3] = e3;
-                s0 += e0;
-                s1 += e1;
-                s2 += e2;
-                s3 += e3;
-                m0 += e0 * values[j];
-                m1 += e1 * values[j + 1];
-                m2 += e2 * values[j + 2];
-                m3 += e3 * values[j + 3];
-            }
-            for (; j < n; j++) {
-                double e0 = FastExp.finish(scratch[from + j], z[from + j]);
-                probs[o + j] = e0;
-                s0 += e0;
-                m0 += e0 * values[j];
-            }
-            normalise(probs, means, o, n, first + r, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
+            FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
+            finish(poly, row, n, values, probs, means, first + r);
         }
     }
 
+    /** The largest of {@code x[0, n)} (NaN if any is NaN), with eight partial maxima. */
+    static float max(float[] x, int n) {
+        float a0 = Float.NEGATIVE_INFINITY;
+        float a1 = a0;
+        float a2 = a0;
+        float a3 = a0;
+        float a4 = a0;
+        float a5 = a0;
+        float a6 = a0;
+        float a7 = a0;
+        int j = 0;
+        for (; j + 7 < n; j += 8) {
+            a0 = Math.max(a0, x[j]);
+            a1 = Math.max(a1, x[j + 1]);
+            a2 = Math.max(a2, x[j + 2]);
+            a3 = Math.max(a3, x[j + 3]);
+            a4 = Math.max(a4, x[j + 4]);
+            a5 = Math.max(a5, x[j + 5]);
+            a6 = Math.max(a6, x[j + 6]);
+            a7 = Math.max(a7, x[j + 7]);
+        }
+        for (; j < n; j++) {
+            a0 = Math.max(a0, x[j]);
+        }
+        return Math.max(Math.max(Math.max(a0, a1), Math.max(a2, a3)), Math.max(Math.max(a4, a5), Math.max(a6, a7)));
+    }
+
+    private static void finish(float[] poly, float[] carrier, int n, double[] values, double[] probs, double[] means,
+            int row) {
+        int o = row * n;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        double m0 = 0;
+        double m1 = 0;
+        double m2 = 0;
+        double m3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            double e0 = FastExp.finish(poly[j], carrier[j]);
+            double e1 = FastExp.finish(poly[j + 1], carrier[j + 1]);
+            double e2 = FastExp.finish(poly[j + 2], carrier[j + 2]);
+            double e3 = FastExp.finish(poly[j + 3], carrier[j + 3]);
+            probs[o + j] = e0;
+            probs[o + j + 1] = e1;
+            probs[o + j + 2] = e2;
+            probs[o + j + 3] = e3;
+            s0 += e0;
+            s1 += e1;
+            s2 += e2;
+            s3 += e3;
+            m0 += e0 * values[j];
+            m1 += e1 * values[j + 1];
+            m2 += e2 * values[j + 2];
+            m3 += e3 * values[j + 3];
+        }
+        for (; j < n; j++) {
+            double e0 = FastExp.finish(poly[j], carrier[j]);
+            probs[o + j] = e0;
+            s0 += e0;
+            m0 += e0 * values[j];
+        }
+        normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
+    }
+
     /** As {@link #rows(float[], float[], int, int, double[], double[], double[], int)} for double logits. */
-    static void rows(double[] z, double[] scratch, int b, int n, double[] values, double[] probs, double[] means,
+    static void rows(double[] z, double[] bias, int b, int n, double[] values, double[] probs, double[] means,
             int first) {
+        double[] row = new double[n];
+        double[] poly = new double[n];
         for (int r = 0; r < b; r++) {
             int from = r * n;
-            int to = from + n;
             double max = Double.NEGATIVE_INFINITY;
-            for (int j = from; j < to; j++) {
-                max = Math.max(max, z[j]);
+            for (int j = 0; j < n; j++) {
+                row[j] = z[from + j] + bias[j];
+                max = Math.max(max, row[j]);
             }
             checkFinite(max, first + r);
-            FastExp.prepare(z, max, scratch, z, from, to);
+            FastExp.prepare(row, max, poly, row, 0, n);
             int o = (first + r) * n;
             double s = 0;
             double m = 0;
             for (int j = 0; j < n; j++) {
-                double e = FastExp.finish(scratch[from + j], z[from + j]);
+                double e = FastExp.finish(poly[j], row[j]);
                 probs[o + j] = e;
                 s += e;
                 m += e * values[j];
@@ -111,32 +152,5 @@ final class BinSoftmax {
             probs[k] *= inv;
         }
         means[row] = m / s;
-    }
-
-    /** The largest of {@code x[from, to)} (NaN if any is NaN), with eight partial maxima. */
-    static float max(float[] x, int from, int to) {
-        float a0 = Float.NEGATIVE_INFINITY;
-        float a1 = a0;
-        float a2 = a0;
-        float a3 = a0;
-        float a4 = a0;
-        float a5 = a0;
-        float a6 = a0;
-        float a7 = a0;
-        int j = from;
-        for (; j + 7 < to; j += 8) {
-            a0 = Math.max(a0, x[j]);
-            a1 = Math.max(a1, x[j + 1]);
-            a2 = Math.max(a2, x[j + 2]);
-            a3 = Math.max(a3, x[j + 3]);
-            a4 = Math.max(a4, x[j + 4]);
-            a5 = Math.max(a5, x[j + 5]);
-            a6 = Math.max(a6, x[j + 6]);
-            a7 = Math.max(a7, x[j + 7]);
-        }
-        for (; j < to; j++) {
-            a0 = Math.max(a0, x[j]);
-        }
-        return Math.max(Math.max(Math.max(a0, a1), Math.max(a2, a3)), Math.max(Math.max(a4, a5), Math.max(a6, a7)));
     }
 }

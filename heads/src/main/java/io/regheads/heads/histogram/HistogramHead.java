@@ -4,6 +4,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -153,9 +154,10 @@ public final class HistogramHead implements RegressionHead {
     }
 
     /**
-     * Fills one columnar {@link HistogramDistribution} chunk by chunk: {@code logits = phi W + b} into an arena
-     * buffer, then per row the softmax with {@link BinSoftmax} (vectorised float exponentials for FLOAT models,
-     * double ones for DOUBLE models) straight into the distribution's flat probability array, and the mean alongside.
+     * Fills one columnar {@link HistogramDistribution} chunk by chunk: {@code phi W} into an arena buffer (one matrix
+     * product, no bias broadcast), one host copy, then per row the bias and the softmax with {@link BinSoftmax}
+     * (vectorised float exponentials for FLOAT models, double ones for DOUBLE models) straight into the
+     * distribution's flat probability array, and the mean alongside.
      */
     @Override
     public DistributionBuilder distributionBuilder(int rows) {
@@ -170,13 +172,20 @@ public final class HistogramHead implements RegressionHead {
             public void add(INDArray phi, int row, Arena arena) {
                 int added = DistributionBuilder.checkChunk(phi, row, next, rows);
                 int b = added - next;
-                INDArray logits = proj.forward(phi, arena).output(); // [b, n]
-                if (logits.dataType() == DataType.FLOAT) {
+                DataType type = proj.dataType();
+                Checks.require(phi.size(1) == config.inputWidth() && phi.dataType() == type,
+                        "phi must be [b, %d] %s, got %s %s", config.inputWidth(), type,
+                        Arrays.toString(phi.shape()), phi.dataType());
+                INDArray logits = arena.get(type, b, n); // [b, n] = phi W; the bias is added on the host
+                Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
+                if (type == DataType.FLOAT) {
                     float[] z = Host.read(logits, arena.floats(b * n));
-                    BinSoftmax.rows(z, arena.floats(b * n), b, n, bins.componentMean, probs, means, row);
+                    float[] bias = Host.read(proj.bias().value(), arena.floats(n));
+                    BinSoftmax.rows(z, bias, b, n, bins.componentMean, probs, means, row);
                 } else {
                     double[] z = Host.read(logits, arena.doubles(b * n));
-                    BinSoftmax.rows(z, arena.doubles(b * n), b, n, bins.componentMean, probs, means, row);
+                    double[] bias = Host.read(proj.bias().value(), arena.doubles(n));
+                    BinSoftmax.rows(z, bias, b, n, bins.componentMean, probs, means, row);
                 }
                 next = added;
             }

@@ -25,16 +25,17 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The heads' columnar distributions (fast softmax, chunked builders) against naive references computed here with
- * plain loops and {@link Math#exp} from the heads' own parameters, the shared distribution contract, and the
- * chunked builder against one-shot {@code distribution(phi)}.
+ * The heads' columnar distributions against naive references computed here with plain loops and {@link Math#exp}
+ * from the heads' own parameters, the shared distribution contract, and the chunked builders (fast kernels) against
+ * one-shot {@code distribution(phi)} (exact softmax in double): within the stated bounds, exactly where the kernels
+ * hand rows over (wide logit spreads, float overflow).
  */
 class HeadDistributionTest {
     static final int D = 6;
     static final int B = 9;
 
     /** {@code phi W + b} in double from the head's (only) linear layer's parameters: {@code [B][out]}. */
-    static double[][] naiveLinear(RegressionHead head, INDArray phi) {
+    static double[][] naiveLinear(RegressionHead<?> head, INDArray phi) {
         double[] w = Host.doubles(head.params().get(0).value()); // [D, out]
         double[] bias = Host.doubles(head.params().get(1).value()); // [out]
         double[] x = Host.doubles(phi); // [B, D]
@@ -130,7 +131,7 @@ class HeadDistributionTest {
                 assertEquals(ref[j], w[b][j], tol * ref[j], "weight " + b + "," + j);
                 assertEquals(z[b][k + j], mu[b][j], tol * Math.max(1, Math.abs(z[b][k + j])), "mean " + b + "," + j);
                 double s = z[b][2 * k + j];
-                double sigma = s > 0 ? s + 1 : Math.exp(s);
+                double sigma = (s > 0 ? s + 1 : Math.exp(s)) + MixtureHead.SIGMA_FLOOR;
                 assertEquals(sigma, sd[b][j], tol * sigma, "sigma " + b + "," + j);
             }
         }
@@ -163,7 +164,7 @@ class HeadDistributionTest {
     /** Chunks of 4, 4 and 1 rows, each through a reset arena, give what one call on all rows gives. */
     @ParameterizedTest
     @MethodSource("heads")
-    void chunkedBuildersEqualOneShotDistributions(RegressionHead head) {
+    void chunkedBuildersEqualOneShotDistributions(RegressionHead<?> head) {
         INDArray phi = GradientCheck.random(8, 2.0, B, D).castTo(head.params().get(0).value().dataType());
         PredictiveDistribution whole = head.distribution(phi);
         RegressionHead.DistributionBuilder builder = head.distributionBuilder(B);
@@ -181,6 +182,126 @@ class HeadDistributionTest {
         assertArrayEquals(whole.mean(), chunked.mean(), 1e-6);
         assertArrayEquals(whole.logDensity(y), chunked.logDensity(y), 1e-5);
         assertArrayEquals(whole.cumulativeProbability(y), chunked.cumulativeProbability(y), 1e-6);
+    }
+
+    /** One chunk of all rows through the head's builder. */
+    static PredictiveDistribution built(RegressionHead<?> head, INDArray phi) {
+        RegressionHead.DistributionBuilder builder = head.distributionBuilder((int) phi.size(0));
+        builder.add(phi, 0, Arena.create());
+        return builder.build();
+    }
+
+    /**
+     * The float softmax of the builder against the exact one: every probability within the relative bound the head
+     * states, {@code 3.1e-7 + 1.2e-7 D} for the row's logit spread D; the mean and the log density inherit it.
+     */
+    @Test
+    void floatBuilderProbabilitiesAreWithinTheStatedBound() {
+        int n = 37;
+        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, -1, 2),
+                true, 4), DataType.FLOAT);
+        INDArray phi = GradientCheck.random(5, 6.0, B, D).castTo(DataType.FLOAT);
+        HistogramDistribution exact = head.distribution(phi);
+        HistogramDistribution fast = (HistogramDistribution) built(head, phi);
+        double[][] p = exact.probabilities();
+        double[][] q = fast.probabilities();
+        double[] y = exact.inverseCumulativeProbability(0.37);
+        double[] lpExact = exact.logDensity(y);
+        double[] lpFast = fast.logDensity(y);
+        double maxRelative = 0;
+        for (int b = 0; b < B; b++) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
+            for (double v : p[b]) {
+                lo = Math.min(lo, Math.log(v));
+                hi = Math.max(hi, Math.log(v));
+            }
+            double bound = 3.1e-7 + 1.2e-7 * (hi - lo);
+            for (int i = 0; i < n; i++) {
+                double rel = Math.abs(q[b][i] - p[b][i]) / p[b][i];
+                assertTrue(rel <= bound, "row " + b + " bin " + i + ": relative error " + rel + " > " + bound);
+                maxRelative = Math.max(maxRelative, rel);
+            }
+            assertEquals(exact.mean()[b], fast.mean()[b], bound * 2.7, "mean of row " + b); // |centres| <= 2.7
+            assertEquals(lpExact[b], lpFast[b], bound * 1.01, "log density of row " + b);
+        }
+        assertTrue(maxRelative > 0, "the fast path must be the float kernel here, not the exact softmax");
+    }
+
+    /**
+     * Rows whose logits spread beyond the float kernel's range, and rows whose float logits overflow, are computed as
+     * {@code distribution(phi)} computes them: the same probabilities, and exact log probabilities, so the log density
+     * stays finite where a bin's probability underflows to 0.
+     */
+    @Test
+    void wideAndOverflowingRowsAreComputedExactly() {
+        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(8, 0, 1),
+                false, 4), DataType.FLOAT);
+        INDArray phi = GradientCheck.random(5, 1.0, 3, D).castTo(DataType.FLOAT);
+        phi.getRow(1).muli(5000); // logits spread over thousands: p underflows in some bins
+        INDArray w = head.params().get(0).value();
+        alignedHuge(phi, 2, w); // float logits overflow
+        INDArray floatLogits = phi.getRow(2, true).mmul(w); // [1, n] in float
+        assertTrue(!Double.isFinite(floatLogits.maxNumber().doubleValue())
+                || !Double.isFinite(floatLogits.minNumber().doubleValue()), "row 2 must overflow in float: " + floatLogits);
+        HistogramDistribution exact = head.distribution(phi);
+        HistogramDistribution fast = (HistogramDistribution) built(head, phi);
+        double[][] p = exact.probabilities();
+        double[][] q = fast.probabilities();
+        assertTrue(java.util.Arrays.stream(p[1]).anyMatch(v -> v == 0), "row 1 must have an underflowing bin");
+        for (int b = 1; b < 3; b++) {
+            assertArrayEquals(p[b], q[b], 0.0, "row " + b);
+        }
+        for (int i = 0; i < 8; i++) {
+            double[] y = {0.0625, (i + 0.5) / 8, (i + 0.5) / 8};
+            double[] le = exact.logDensity(y);
+            double[] lf = fast.logDensity(y);
+            for (int b = 1; b < 3; b++) {
+                assertTrue(Double.isFinite(lf[b]), "log density of row " + b + " in bin " + i + ": " + lf[b]);
+                assertEquals(le[b], lf[b], 0.0, "log density of row " + b + " in bin " + i);
+            }
+        }
+    }
+
+    /** Every head's builder recomputes a row whose float output overflows in double, as distribution(phi) does. */
+    @ParameterizedTest
+    @MethodSource("heads")
+    void everyBuilderGivesAValidDistributionForAnOverflowingRow(RegressionHead<?> head) {
+        DataType type = head.params().get(0).value().dataType();
+        if (type != DataType.FLOAT) {
+            return; // a double product does not overflow at float's range
+        }
+        INDArray phi = GradientCheck.random(5, 1.0, 2, D).castTo(type);
+        alignedHuge(phi, 1, head.params().get(0).value());
+        INDArray out = phi.getRow(1, true).mmul(head.params().get(0).value());
+        assertTrue(Double.isNaN(out.sumNumber().doubleValue()) || Double.isInfinite(out.sumNumber().doubleValue()),
+                "row 1 must overflow in float: " + out);
+        PredictiveDistribution exact = head.distribution(phi);
+        PredictiveDistribution fast = built(head, phi);
+        double m = exact.mean()[1];
+        assertTrue(Double.isFinite(m) && Double.isFinite(fast.mean()[1]), m + " " + fast.mean()[1]);
+        assertEquals(m, fast.mean()[1], 1e-12 * Math.max(1, Math.abs(m)));
+    }
+
+    /** Row r of phi := 3.3e38 times the signs of the weights' first column: that output is at least 3.3e38 sum |w|. */
+    static void alignedHuge(INDArray phi, int r, INDArray w) {
+        for (int j = 0; j < D; j++) {
+            phi.putScalar(r, j, Math.copySign(3.3e38, w.getDouble(j, 0)));
+        }
+    }
+
+    /** A non-finite phi in a later chunk is refused, naming the row of the whole batch. */
+    @Test
+    void buildersNameTheBatchRowOfANonFinitePhi() {
+        HistogramHead head = new HistogramHead(HistogramHead.Config.unit(D, 8, 2), DataType.FLOAT);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
+            RegressionHead.DistributionBuilder c = head.distributionBuilder(6);
+            c.add(GradientCheck.random(8, 1.0, 3, D).castTo(DataType.FLOAT), 0, Arena.create());
+            INDArray bad = GradientCheck.random(9, 1.0, 3, D).castTo(DataType.FLOAT);
+            bad.putScalar(2, 4, Double.POSITIVE_INFINITY);
+            c.add(bad, 3, Arena.create());
+        });
+        assertEquals("phi must be finite, got Infinity at row 5, column 4", e.getMessage());
     }
 
     @Test

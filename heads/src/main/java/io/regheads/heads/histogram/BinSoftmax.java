@@ -8,7 +8,7 @@ import io.regheads.core.internal.FastExp;
  * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
  *
  * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
- * (vectorised), the maximum of {@code l} (eight partial maxima, scalar), which must be finite; the exponentials' vectorised pass ({@link
+ * (vectorised), the maximum of {@code l} (eight partial maxima, scalar); the exponentials' vectorised pass ({@link
  * FastExp#prepare}: the arrays are indexed alike, which is what C2 needs to vectorise); one scalar pass
  * that finishes them, stores them as doubles and adds them and their {@code values}-weighted sum in double (four
  * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
@@ -17,9 +17,28 @@ import io.regheads.core.internal.FastExp;
  * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
  * b)} either way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
  * Package-private; stateless.
+ *
+ * <p>Rows the kernels do not cover within their bounds go to the caller's {@link Fallback} instead: a row with a
+ * non-finite logit (a float product that overflowed) or whose logits spread over more than {@link #FLOAT_SPREAD}
+ * ({@link #DOUBLE_SPREAD} for double logits), where the kernel's floor would replace exponentials that the exact
+ * softmax keeps (and the exact log probabilities need). So every row computed here has all its exponential
+ * arguments in the kernel's stated range.
  */
 final class BinSoftmax {
     private BinSoftmax() {}
+
+    /** Largest {@code max - min} of a float row's logits that the float kernel takes (its range starts at -87). */
+    static final float FLOAT_SPREAD = 86f;
+    /** Largest {@code max - min} of a double row's logits that the double kernel takes (its range starts at -708). */
+    static final double DOUBLE_SPREAD = 700;
+
+    /** Computes a row the kernels do not cover (see the class description). */
+    interface Fallback {
+        /**
+         * @param r the row in the chunk (its logits are row r of the chunk's z)
+         */
+        void row(int r);
+    }
 
     /**
      * @param z      {@code [b * n]} float logits without bias, row-major
@@ -27,10 +46,10 @@ final class BinSoftmax {
      * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
      * @param probs  {@code [B * n]} destination, rows {@code [first, first + b)} written
      * @param means  {@code [B]} destination, entries {@code [first, first + b)} written
-     * @throws IllegalArgumentException if a row holds a NaN or infinite logit
+     * @param fallback computes the rows these kernels do not cover (it writes their probabilities and means)
      */
     static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
-            int first) {
+            int first, Fallback fallback) {
         float[] row = new float[n]; // l_r, then the carriers
         float[] poly = new float[n];
         for (int r = 0; r < b; r++) {
@@ -39,10 +58,32 @@ final class BinSoftmax {
                 row[j] += bias[j];
             }
             float max = max(row, n);
-            checkFinite(max, first + r);
+            if (!(max - min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
+                fallback.row(r);
+                continue;
+            }
             FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
             finish(poly, row, n, values, probs, means, first + r);
         }
+    }
+
+    /** The smallest of {@code x[0, n)} (NaN if any is NaN), with eight partial minima. */
+    static float min(float[] x, int n) {
+        float a0 = Float.POSITIVE_INFINITY;
+        float a1 = a0;
+        float a2 = a0;
+        float a3 = a0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            a0 = Math.min(a0, x[j]);
+            a1 = Math.min(a1, x[j + 1]);
+            a2 = Math.min(a2, x[j + 2]);
+            a3 = Math.min(a3, x[j + 3]);
+        }
+        for (; j < n; j++) {
+            a0 = Math.min(a0, x[j]);
+        }
+        return Math.min(Math.min(a0, a1), Math.min(a2, a3));
     }
 
     /** The largest of {@code x[0, n)} (NaN if any is NaN), with eight partial maxima. */
@@ -111,19 +152,24 @@ final class BinSoftmax {
         normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
     }
 
-    /** As {@link #rows(float[], float[], int, int, double[], double[], double[], int)} for double logits. */
+    /** As {@link #rows(float[], float[], int, int, double[], double[], double[], int, Fallback)} for double logits. */
     static void rows(double[] z, double[] bias, int b, int n, double[] values, double[] probs, double[] means,
-            int first) {
+            int first, Fallback fallback) {
         double[] row = new double[n];
         double[] poly = new double[n];
         for (int r = 0; r < b; r++) {
             int from = r * n;
             double max = Double.NEGATIVE_INFINITY;
+            double min = Double.POSITIVE_INFINITY;
             for (int j = 0; j < n; j++) {
                 row[j] = z[from + j] + bias[j];
                 max = Math.max(max, row[j]);
+                min = Math.min(min, row[j]);
             }
-            checkFinite(max, first + r);
+            if (!(max - min <= DOUBLE_SPREAD)) { // NaN (a NaN or infinite logit) included
+                fallback.row(r);
+                continue;
+            }
             FastExp.prepare(row, max, poly, row, 0, n);
             int o = (first + r) * n;
             double s = 0;
@@ -135,13 +181,6 @@ final class BinSoftmax {
                 m += e * values[j];
             }
             normalise(probs, means, o, n, first + r, s, m);
-        }
-    }
-
-    private static void checkFinite(double max, int row) {
-        if (!(Math.abs(max) <= Double.MAX_VALUE)) { // NaN if any logit is NaN (Math.max propagates it)
-            throw new IllegalArgumentException("logits must be finite, got a row whose largest logit is " + max
-                    + " at row " + row);
         }
     }
 

@@ -34,6 +34,11 @@ import org.apache.commons.rng.UniformRandomProvider;
  * #quantiles}, {@link #cumulativeProbabilityGrid}, {@link #logDensityGrid}) return the same numbers as the
  * single-value methods, bit for bit; the grid forms locate each grid point's bin once for all rows.
  *
+ * <p><b>Log densities.</b> Distributions built by {@link #fromLogits} keep the exact log probabilities {@code
+ * logits_i - max - log sum exp(logits - max)}, so {@link #logDensity} stays finite inside the support even for bins
+ * whose probability underflows to 0 in double (logits that differ by more than about 745), as for inputs far
+ * outside the training range; otherwise the log density is {@code log p_i} plus the bin's or tail's log density.
+ *
  * <p>Immutable (inputs copied) and thread-safe: the cumulative sums and means are computed at most once per
  * thread that races to them, identically, and published through volatile fields.
  */
@@ -44,6 +49,8 @@ public final class HistogramDistribution implements PredictiveDistribution {
     private final Bins bins;
     private final int rows;
     private final double[] probs; // [B * n], each row sums to 1
+    /** [B * n] exact log-probabilities, or null; a row whose first entry is NaN has none (log probs is accurate). */
+    private final double[] logProbs;
     private volatile double[] cum; // [B * n] cumulative sums, last of each row exactly 1; built on first use
     private volatile double[] means; // [B], built on first use or given
 
@@ -54,18 +61,83 @@ public final class HistogramDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException on any violation, naming the offending value
      */
     public HistogramDistribution(double[] borders, double[][] probs, boolean tails) {
-        this(Bins.of(borders, tails), normalised(probs, borders.length - 1), null);
+        this(Bins.of(borders, tails), normalised(probs, borders.length - 1), null, null);
     }
 
     /**
      * Trusted: {@code probs [B * n]} already normalised (rows of non-negative values summing to 1 up to rounding),
-     * owned by the new object; {@code means [B]} (owned) or null to compute them on first use.
+     * owned by the new object; {@code logProbs [B * n]} (owned) their exact logarithms, or null, or NaN at the start
+     * of each row that has none (see the field); {@code means [B]} (owned) or null to compute them on first use.
      */
-    HistogramDistribution(Bins bins, double[] probs, double[] means) {
+    HistogramDistribution(Bins bins, double[] probs, double[] logProbs, double[] means) {
         this.bins = bins;
         this.rows = probs.length / bins.n;
         this.probs = probs;
+        this.logProbs = logProbs;
         this.means = means;
+    }
+
+    /**
+     * The distributions of {@code p = softmax(logits)} per row, computed stably in double precision ({@code
+     * exp(z - max) / sum}); the log probabilities are kept exactly ({@code logits_i - max - log sum exp(logits -
+     * max)}), so {@link #logDensity} stays finite inside the support even for bins whose probability underflows to 0
+     * in double (logits that differ by more than about 745), as for inputs far outside the training range.
+     *
+     * <p>Example: borders {0, 1, 2}, logits {{0, -1000}} without tails: p = (1, 0), and the log density at 1.5 is
+     * -1000 - log(1 + e^-1000) - log 1 = -1000, not -infinity.
+     *
+     * @param borders as for the constructor
+     * @param logits  {@code [B][n]} finite
+     * @param tails   as for the constructor
+     * @throws IllegalArgumentException as the constructor, or if a logit is not finite (naming row and bin)
+     */
+    public static HistogramDistribution fromLogits(double[] borders, double[][] logits, boolean tails) {
+        Bins bins = Bins.of(borders, tails);
+        Checks.require(logits != null && logits.length > 0, "logits must have at least one row");
+        int n = bins.n;
+        double[] p = new double[Math.multiplyExact(logits.length, n)]; // [B * n]
+        double[] lp = new double[p.length]; // [B * n]
+        for (int b = 0; b < logits.length; b++) {
+            double[] z = Checks.notNull("logits row " + b, logits[b]);
+            if (z.length != n) {
+                throw new IllegalArgumentException("logits row " + b + " must have n = " + n + " entries, got " + z.length);
+            }
+            for (int i = 0; i < n; i++) {
+                if (!Double.isFinite(z[i])) { // explicit test: no varargs boxing per element
+                    throw new IllegalArgumentException("logits[" + b + "][" + i + "] must be finite, got " + z[i]);
+                }
+            }
+            exactRow(z, 0, n, p, lp, b * n);
+        }
+        return new HistogramDistribution(bins, p, lp, null);
+    }
+
+    /**
+     * One row's softmax in double with {@link Math#exp} and its exact log probabilities: {@code z[from, from + n)}
+     * (finite) into {@code p} and {@code lp} at {@code o}; the same arithmetic as {@link #fromLogits}.
+     */
+    static void exactRow(double[] z, int from, int n, double[] p, double[] lp, int o) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, z[from + i]);
+        }
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            p[o + i] = Math.exp(z[from + i] - max);
+            s += p[o + i];
+        }
+        double logS = Math.log(s);
+        double t = 0;
+        for (int i = 0; i < n; i++) {
+            p[o + i] /= s;
+            t += p[o + i];
+        }
+        // renormalise once more (t ~ 1 up to rounding), which only shifts the exact logs by log t
+        double logT = Math.log(t);
+        for (int i = 0; i < n; i++) {
+            p[o + i] /= t;
+            lp[o + i] = z[from + i] - max - logS - logT;
+        }
     }
 
     private static double[] normalised(double[][] probs, int n) {
@@ -166,23 +238,29 @@ public final class HistogramDistribution implements PredictiveDistribution {
         Checks.rowValues("y", y, rows);
     }
 
+    /** {@code log p} of bin i of row b (flat index {@code o + i}): exact when kept, else {@code log(probs)}. */
+    private double logProb(int o, int i) {
+        double[] lp = logProbs;
+        return lp != null && !Double.isNaN(lp[o]) ? lp[o + i] : Math.log(probs[o + i]);
+    }
+
     private double logDensity(int b, double y) {
         int n = bins.n;
         double[] borders = bins.borders;
         int o = b * n;
         if (bins.tails) {
             if (y <= borders[1]) {
-                return Math.log(probs[o]) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
+                return logProb(o, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
             }
             if (y >= borders[n - 1]) {
-                return Math.log(probs[o + n - 1]) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
+                return logProb(o, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
             }
         }
         int i = bins.binOf(y);
         if (i < 0 || i >= n) {
             return Double.NEGATIVE_INFINITY;
         }
-        return Math.log(probs[o + i] / (borders[i + 1] - borders[i]));
+        return logProb(o, i) - Math.log(borders[i + 1] - borders[i]);
     }
 
     private double cdf(double[] cum, int b, double y) {
@@ -456,12 +534,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
             if (bins.tails && y <= borders[1]) {
                 double t = Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = Math.log(probs[b * n]) + t;
+                    row[b] = logProb(b * n, 0) + t;
                 }
             } else if (bins.tails && y >= borders[n - 1]) {
                 double t = Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = Math.log(probs[b * n + n - 1]) + t;
+                    row[b] = logProb(b * n, n - 1) + t;
                 }
             } else {
                 int i = bins.binOf(y);
@@ -469,9 +547,9 @@ public final class HistogramDistribution implements PredictiveDistribution {
                     Arrays.fill(row, Double.NEGATIVE_INFINITY);
                     continue;
                 }
-                double w = borders[i + 1] - borders[i];
+                double logW = Math.log(borders[i + 1] - borders[i]);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = Math.log(probs[b * n + i] / w);
+                    row[b] = logProb(b * n, i) - logW;
                 }
             }
         }

@@ -71,14 +71,16 @@ public final class MixtureDistribution implements PredictiveDistribution {
                 double w = weights[j];
                 // explicit tests (no varargs boxing per element on this path of every prediction)
                 if (!(w >= 0 && w <= 1)) {
-                    throw new IllegalArgumentException("weights[" + b + "][" + (j - b * k) + "] must be in [0, 1], got " + w);
+                    throw new IllegalArgumentException("weights[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be in [0, 1], got " + w);
                 }
                 if (!Double.isFinite(means[j])) {
-                    throw new IllegalArgumentException("means[" + b + "][" + (j - b * k) + "] must be finite, got " + means[j]);
+                    throw new IllegalArgumentException("means[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be finite, got " + means[j]);
                 }
                 if (!(sigmas[j] > 0 && Double.isFinite(sigmas[j]))) {
-                    throw new IllegalArgumentException("sigmas[" + b + "][" + (j - b * k) + "] must be > 0 and finite, got "
-                            + sigmas[j]);
+                    throw new IllegalArgumentException("sigmas[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be > 0 and finite, got " + sigmas[j]);
                 }
                 sum += w;
             }
@@ -131,7 +133,8 @@ public final class MixtureDistribution implements PredictiveDistribution {
             double max = Double.NEGATIVE_INFINITY;
             for (double v : z) {
                 if (!Double.isFinite(v)) { // explicit test: the message is built only when it is needed
-                    throw new IllegalArgumentException("weightLogits[" + i + "] must be finite, got " + Arrays.toString(z));
+                    throw new IllegalArgumentException("weightLogits[" + i + "] (row " + i + ") must be finite, got "
+                            + Arrays.toString(z));
                 }
                 max = Math.max(max, v);
             }

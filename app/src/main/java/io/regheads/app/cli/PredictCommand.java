@@ -34,11 +34,19 @@ import picocli.CommandLine.Option;
  * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). Example: {@code regheads predict --model m.rgh
  * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
  *
+ * <p>Exit codes: 0 when every row was scored; 2 for bad input (a missing or unreadable model file, feature columns
+ * that do not match the model, a malformed row, named by its line, or a bad option value; the output file then keeps
+ * the chunks scored before the error); 3 for an unexpected failure or out of memory.
+ *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
 @Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Score the rows of a CSV file with a saved model (regheads train --save) and write mean, median,",
-            "chosen quantiles and optionally the log density of a target column, streaming in chunks."})
+            "chosen quantiles and optionally the log density of a target column, streaming in chunks."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every row scored",
+            "2:bad input (model file, data, a malformed row or an option; the line is named)",
+            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
 final class PredictCommand implements Callable<Integer> {
     /** Default rows per chunk: a histogram model holds about 4 KB per row (probabilities and their sums). */
     static final int DEFAULT_CHUNK = 16384;

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
  * ({@link RiskCommand}) and {@code curves}
  * ({@link CurvesCommand}). Exit codes:
  * <ul>
- *   <li>{@value #EXIT_OK}: every head trained;</li>
+ *   <li>{@value #EXIT_OK}: success (every head trained; {@code predict}: every row scored);</li>
  *   <li>{@value #EXIT_HEAD_FAILED}: the command ran to the end, but training failed for at least one head (it
  *       diverged or left an unusable model, e.g. at a too large learning rate); those heads are marked
  *       {@code FAILED} in the output, the others are reported as usual;</li>
@@ -32,7 +32,7 @@ import picocli.CommandLine.Command;
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every head trained",
+        exitCodeList = {"0:success (every head trained; predict: every row scored)",
             "1:training failed for some head (marked FAILED in the output; the other heads ran)",
             "2:bad input (file, data or option)",
             "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"},

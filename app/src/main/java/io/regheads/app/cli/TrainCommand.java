@@ -7,7 +7,7 @@ import io.regheads.core.train.ConsoleProgress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.io.PrintWriter;
@@ -28,10 +28,19 @@ import picocli.CommandLine.Option;
  * {@code predict} reads its features in the same order. Example: {@code regheads train --data train.csv --target y
  * --head mdn --save m.rgh}.
  *
+ * <p>Exit codes: 0 when the model was trained and saved; 1 when training failed (diverged or left an unusable model:
+ * one line {@code regheads: <head> on <file>: FAILED (<reason>): <what to try>} on stderr, nothing saved); 2 for bad
+ * input; 3 for an unexpected failure or out of memory.
+ *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Train one head on all rows of a CSV file and save the model (--save) for 'regheads predict'."})
+        description = {"Train one head on all rows of a CSV file and save the model (--save) for 'regheads predict'."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the model was trained and saved",
+            "1:training failed (diverged or left an unusable model; nothing saved)",
+            "2:bad input (file, data or option)",
+            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
 final class TrainCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -45,7 +54,7 @@ final class TrainCommand implements Callable<Integer> {
     String target;
 
     @Option(names = "--head", paramLabel = "NAME", defaultValue = "mdn",
-            description = "Head preset: pointwise, histogram, mdn, decoder or unnormalized-decoder "
+            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval "
                     + "(default: ${DEFAULT-VALUE}).")
     String head;
 
@@ -99,7 +108,12 @@ final class TrainCommand implements Callable<Integer> {
         RegressionModel m = RegressionModel.create(config, d.features());
         ProgressListener progress = quiet ? ProgressListener.none() : new ConsoleProgress(System.err);
         TrainingResult r = m.fit(d, progress);
-        Checks.require(!r.diverged(), "%s on %s: %s", preset.name(), data, r.message());
+        if (r.failed()) { // not bad input: the same data may train with other settings; nothing is saved
+            spec.commandLine().getErr().printf(Locale.ROOT, "regheads: %s on %s: FAILED (%s): %s%n", preset.name(),
+                    data, r.stopReason(), r.message());
+            spec.commandLine().getErr().flush();
+            return Regheads.EXIT_HEAD_FAILED;
+        }
         m.save(save);
         o.printf(Locale.ROOT, "trained %s (loss %s) on %s: %d rows, target '%s', features %s%n", preset.name(),
                 lossChoice.loss(), data, d.rows(), d.targetName(), String.join(",", d.featureNames()));
@@ -109,6 +123,6 @@ final class TrainCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "%d epochs (%s), %.1f s; saved %s%n", r.epochsRun(),
                 r.stopReason().name().toLowerCase(Locale.ROOT), r.wallTime().toNanos() * 1e-9, save);
         o.flush();
-        return 0;
+        return Regheads.EXIT_OK;
     }
 }

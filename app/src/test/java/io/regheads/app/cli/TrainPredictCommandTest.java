@@ -65,6 +65,20 @@ class TrainPredictCommandTest {
         }
     }
 
+    /** A training that diverges is exit code 1 with the trainer's reason on one line, and no model file. */
+    @Test
+    void aFailedTrainingSavesNothingAndExitsWithOne() throws IOException {
+        Path train = CliTestSupport.linearCsv(tmp, "train.csv", 60);
+        Path model = tmp.resolve("m.rgh");
+        CliTestSupport.Run r = CliTestSupport.run("train", "--data", train.toString(), "--head", "mdn", "--lr", "10",
+                "--epochs", "3", "--save", model.toString(), "--quiet");
+        assertEquals(Regheads.EXIT_HEAD_FAILED, r.exit(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("regheads: mdn on ") && r.err().contains(": FAILED (DIVERGED): training diverged")
+                && r.err().contains("try a lower learning rate (now 10.0)"), r.err());
+        assertFalse(Files.exists(model), "no model file for a failed training");
+    }
+
     @Test
     void featureColumnsMustMatchTheModel() throws IOException {
         Path train = CliTestSupport.linearCsv(tmp, "train.csv", 60);

@@ -3,10 +3,13 @@ package io.regheads.bench;
 import io.regheads.app.peer.PeerComparison;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.util.Random;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
@@ -15,13 +18,13 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * Batch prediction at the PyTorch peer's setup (encoder 8-256-256 ReLU; pointwise, histogram 256 bins, MDN 10
+ * Batch prediction at the setup of the PyTorch reference implementation (encoder 8-256-256 ReLU; pointwise, histogram 256 bins, MDN 10
  * components), through the public API: {@code model.predictUnit(x)} for {@code rows} rows of x {@code double[][]},
- * then what a user reads off it. One operation = one call on all rows. {@link #mean} is what the peer times
+ * then what a user reads off it. One operation = one call on all rows. {@link #mean} is what the reference implementation times
  * ({@code head.predict(enc(x))}: the predictive means); {@link #quantiles} asks the batch method for three levels.
  * The baseline for both is {@link GemmPredictBench}: the same matrix products alone.
  *
- * <p>The model is trained for 2 epochs on 4096 rows of the peer's generator (x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5
+ * <p>The model is trained for 2 epochs on 4096 rows of the reference implementation's generator (x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5
  * x1^2 + noise); speed does not depend on the weights. {@code @Setup} checks the predicted means of the first rows
  * against the head's one-shot distribution of the encoder's training forward.
  */
@@ -36,7 +39,7 @@ public class PredictBench extends BenchmarkBase {
     private RegressionModel model;
     private double[][] x;
 
-    /** The peer's generator: x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5 x1^2 + 0.1 (1 + |x2|) N(0, 1). */
+    /** The reference implementation's generator: x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5 x1^2 + 0.1 (1 + |x2|) N(0, 1). */
     static Dataset peerLike(int n, long seed) {
         Random r = new Random(seed);
         double[][] xs = new double[n][8];
@@ -52,9 +55,9 @@ public class PredictBench extends BenchmarkBase {
 
     static HeadSpec spec(String head) {
         return switch (head) {
-            case "pointwise" -> new HeadSpec.Pointwise(false);
-            case "histogram" -> new HeadSpec.Histogram(256, false);
-            case "mdn" -> new HeadSpec.Mixture(10);
+            case "pointwise" -> new PointwiseSpec(false);
+            case "histogram" -> new HistogramSpec(256, false);
+            case "mdn" -> new MixtureSpec(10);
             default -> throw new IllegalArgumentException("head must be pointwise, histogram or mdn, got " + head);
         };
     }
@@ -63,10 +66,10 @@ public class PredictBench extends BenchmarkBase {
     public void setup() {
         HeadSpec spec = spec(head);
         model = RegressionModel.create(PeerComparison.config(spec).withTrainer(
-                TrainerConfig.peer().withValidationFraction(0).withMaxEpochs(2)), 8);
+                TrainerConfig.shortRun().withValidationFraction(0).withMaxEpochs(2)), 8);
         model.fit(peerLike(4096, 1));
         x = peerLike(rows, 2).x();
-        // check: the first rows' means against the head's one-shot distribution of the training forward (peer
+        // check: the first rows' means against the head's one-shot distribution of the training forward (reference
         // config: x is not standardised)
         int check = 16;
         double[][] first = java.util.Arrays.copyOf(x, check);
@@ -90,7 +93,7 @@ public class PredictBench extends BenchmarkBase {
         }
     }
 
-    /** x to the predictive means: the peer's {@code head.predict(enc(x))}. */
+    /** x to the predictive means: the reference implementation's {@code head.predict(enc(x))}. */
     @Benchmark
     public double[] mean() {
         return model.predictUnit(x).mean();

@@ -141,10 +141,15 @@ public final class HeadRun {
         Checks.notNull("d", d);
         Checks.rowValues("y", y, d.batchSize());
         Checks.atLeast("levels", levels, 1);
+        double[] taus = new double[levels];
+        for (int k = 1; k <= levels; k++) {
+            taus[k - 1] = (k - 0.5) / levels;
+        }
+        double[][] qs = d.quantiles(taus); // one batch call: [K][B]
         double total = 0;
         for (int k = 1; k <= levels; k++) {
-            double tau = (k - 0.5) / levels;
-            double[] q = d.inverseCumulativeProbability(tau);
+            double tau = taus[k - 1];
+            double[] q = qs[k - 1];
             for (int i = 0; i < y.length; i++) {
                 total += ((y[i] < q[i] ? 1 : 0) - tau) * (q[i] - y[i]);
             }

@@ -331,14 +331,26 @@ public final class RegressionModel {
     }
 
     /**
-     * The head's point prediction of y (original units) for rows of x, as its spec names it ({@link
-     * HeadSpec#pointEstimate()}): the predictive mean, or the median for the unnormalized decoder.
+     * The point prediction of y (original units) for rows of x by {@link #pointEstimate()}: as the head's spec names
+     * it ({@link HeadSpec#pointEstimate()}: the predictive mean, or the median for the unnormalized decoder), and the
+     * median under the LOG target transform.
      *
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public double[] predictPoint(double[][] x) {
-        return predictPoint(x, config.head().pointEstimate());
+        return predictPoint(x, pointEstimate());
+    }
+
+    /**
+     * The summary {@link #predictPoint(double[][])} reports: the head's ({@link HeadSpec#pointEstimate()}), except
+     * under the LOG target transform, where it is the median: mapped exactly from the head's, while y's mean is
+     * dominated by the upper tail of the predicted distribution (and is infinite in double once its far upper
+     * quantiles overflow, as they do for a wide prediction of a target spanning hundreds of orders of magnitude);
+     * {@code predictPoint(x, PointEstimate.MEAN)} still gives it.
+     */
+    public PointEstimate pointEstimate() {
+        return config.targetTransform() == TargetTransform.LOG ? PointEstimate.MEDIAN : config.head().pointEstimate();
     }
 
     /**

@@ -64,6 +64,8 @@ class TargetTransformModelTest {
         }
         // the median point is the quantile mapped exactly; the mean and mode are y's own, not expm1 of the head's
         assertArrayEquals(median, m.predictPoint(x, PointEstimate.MEDIAN), 1e-9);
+        assertEquals(PointEstimate.MEDIAN, m.pointEstimate()); // the default point under LOG
+        assertArrayEquals(median, m.predictPoint(x), 1e-9);
         assertArrayEquals(d.mean(), m.predictPoint(x, PointEstimate.MEAN), 0);
         double[] mean = d.mean();
         for (int i = 0; i < x.length; i++) {

@@ -183,8 +183,8 @@ class FaultInjectionTest {
         RegressionModel m = model(new MixtureSpec(5), quick());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.fit(train.withY(y)));
         assertTrue(e.getMessage().startsWith("y has extreme values: its range [") && e.getMessage().endsWith(
-                "fit with a target transform (LOG for positive right-skewed targets, ROBUST: median and IQR bounds "
-                        + "with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "
+                "fit with a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 IQR beyond "
+                        + "the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "
                         + "on the command line), or remove the extreme rows"), e.getMessage());
         y[17] = 1.7e308;
         y[18] = -1.7e308;
@@ -194,9 +194,11 @@ class FaultInjectionTest {
     }
 
     /**
-     * The transforms the refusal above names carry the same data: ROBUST clips the one extreme target to median + 10
-     * IQR (and says so), LOG fits log1p(y - min) (and warns of the heavy tail that remains); both predict the ordinary
-     * rows about as well as a model that never saw the extreme value, where min-max scaling put them all at 0.
+     * The transforms the refusal above names accept the same data: ROBUST clips the one extreme target to the upper
+     * fence, Q3 + 3 IQR (and says so), and predicts the ordinary rows nearly as well as a model that never saw the
+     * extreme value (measured: RMSE 2.04 vs 1.46, noise sd 1, y sd 7.3), where min-max scaling put them all at 0; LOG
+     * fits log1p(y - min) and warns of the heavy tail that remains (for targets symmetric around 0 like these it is
+     * the wrong choice: the ordinary values share 0.5% of the log range).
      */
     @Test
     void extremeTargetsAreCarriedByTheRobustAndLogTransforms() {
@@ -204,7 +206,7 @@ class FaultInjectionTest {
         Dataset test = data(100, 55);
         double[] y = train.y();
         y[17] = 1e300;
-        TrainerConfig t = quick().withMaxEpochs(40);
+        TrainerConfig t = quick().withMaxEpochs(100).withPatience(20);
         RegressionModel clean = model(new MixtureSpec(5), t);
         clean.fit(train.withY(withoutRow17(train.y(), y)));
         double cleanRmse = rmse(clean.predictPoint(test.x()), test.y());
@@ -225,9 +227,11 @@ class FaultInjectionTest {
             } else {
                 assertTrue(warnings.get(0).startsWith("log1p(y - min) is heavy-tailed: "), warnings.toString());
             }
-            double rm = rmse(m.predictPoint(test.x()), test.y());
-            // y has sd about 7.5 and noise 1: a useless model has RMSE about 7.5
-            assertTrue(rm < 1.5 * cleanRmse + 0.5 && rm < 4, tt + ": RMSE " + rm + " vs " + cleanRmse + " without 1e300");
+            if (tt == io.regheads.core.data.TargetTransform.ROBUST) {
+                double rm = rmse(m.predictPoint(test.x()), test.y());
+                // y has sd 7.3 and noise 1: a useless model has RMSE about 7.3
+                assertTrue(rm < 1.5 * cleanRmse + 0.5 && rm < 3, "RMSE " + rm + " vs " + cleanRmse + " without 1e300");
+            }
         }
     }
 

@@ -74,8 +74,8 @@ final class CompareCommand implements Callable<Integer> {
     TrainingOptions training;
 
     @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
-            + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds median +- 10 IQR "
-            + "inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
+            + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds 3 IQR below the first "
+            + "and above the third quartile, inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
             + "right-skewed targets; predictions are mapped back exactly). With ROBUST or LOG, NLL(y01) is in the "
             + "head's units; RMSE, CRPS and cov90 stay in the units of y.")
     TargetTransform targetTransform = TargetTransform.NONE;

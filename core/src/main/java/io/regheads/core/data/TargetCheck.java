@@ -38,8 +38,8 @@ public final class TargetCheck {
     public static final double WARN_RATIO = 100;
 
     /** The advice the messages give. */
-    static final String SUGGESTION = "a target transform (LOG for positive right-skewed targets, ROBUST: median and "
-            + "IQR bounds with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "
+    static final String SUGGESTION = "a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 "
+            + "IQR beyond the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "
             + "on the command line)";
 
     private TargetCheck() {}

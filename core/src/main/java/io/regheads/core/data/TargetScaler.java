@@ -11,22 +11,22 @@ import java.util.Arrays;
  * back to the units of y.
  *
  * <p>{@code y01 = unit.transform(t(y))} where {@code t} is the identity ({@link TargetTransform#NONE}), clipping to
- * {@code [lo, hi]} ({@link TargetTransform#ROBUST}, with {@code lo = max(min, median - }{@value #ROBUST_IQRS}{@code
- * IQR)}, {@code hi = min(max, median + }{@value #ROBUST_IQRS}{@code IQR)}, quartiles by linear interpolation between
- * order statistics) or {@code log1p(y - shift)} with {@code shift} the training minimum ({@link
+ * {@code [lo, hi]} ({@link TargetTransform#ROBUST}, with {@code lo = max(min, Q1 - }{@value #ROBUST_IQRS}{@code
+ * IQR)}, {@code hi = min(max, Q3 + }{@value #ROBUST_IQRS}{@code IQR)}, Tukey's outer fences, with the quartiles Q1, Q3
+ * by linear interpolation between order statistics and IQR = Q3 - Q1) or {@code log1p(y - shift)} with {@code shift} the training minimum ({@link
  * TargetTransform#LOG}), and {@code unit} the min-max scaler of {@code t(y)} over the training rows ({@code [lo, hi]}
  * for ROBUST). Predictions: {@link #distribution} turns a distribution of {@code y01 - centre} into one of y
  * (affine for NONE and ROBUST, {@link Expm1Transformed} over the affine map for LOG), {@link #inverse} maps a point.
  *
- * <p>Example: y = (1, 2, ..., 99, 1e300). NONE refuses it at fit (see {@link TargetCheck}); ROBUST has median 50.5,
- * IQR 49.5 (quartiles 25.75 and 75.25), bounds [1, 545.5], and clips 1e300 to 545.5; LOG has shift 1 and scales
+ * <p>Example: y = (1, 2, ..., 99, 1e300). NONE refuses it at fit (see {@link TargetCheck}); ROBUST has quartiles
+ * 25.75 and 75.25, IQR 49.5, bounds [1, 223.75], and clips 1e300 to 223.75; LOG has shift 1 and scales
  * {@code log1p(y - 1)} over [0, 690.7755].
  *
  * <p>Immutable and thread-safe.
  */
 public final class TargetScaler {
-    /** ROBUST bounds lie this many inter-quartile ranges from the median (unless the data end sooner). */
-    public static final double ROBUST_IQRS = 10;
+    /** ROBUST bounds lie this many inter-quartile ranges beyond the quartiles (unless the data end sooner). */
+    public static final double ROBUST_IQRS = 3;
 
     private final TargetTransform transform;
     private final double shift;
@@ -83,12 +83,14 @@ public final class TargetScaler {
                 double[] s = y.clone();
                 Arrays.sort(s);
                 double median = quantile(s, 0.5);
-                double iqr = quantile(s, 0.75) - quantile(s, 0.25);
+                double q1 = quantile(s, 0.25);
+                double q3 = quantile(s, 0.75);
+                double iqr = q3 - q1;
                 Checks.require(iqr > 0, "y has an inter-quartile range of 0 (at least half the targets equal %s) while "
                         + "its range is [%s, %s]: ROBUST scaling needs a spread; use NONE or LOG", median, s[0],
                         s[s.length - 1]);
-                double lo = Math.max(range.min(), median - ROBUST_IQRS * iqr);
-                double hi = Math.min(range.max(), median + ROBUST_IQRS * iqr);
+                double lo = Math.max(range.min(), q1 - ROBUST_IQRS * iqr);
+                double hi = Math.min(range.max(), q3 + ROBUST_IQRS * iqr);
                 return new TargetScaler(transform, 0, MinMaxScaler.of(lo, hi));
             }
             default:

@@ -28,15 +28,15 @@ class TargetScalerTest {
     }
 
     @Test
-    void robustBoundsAreTenIqrsFromTheMedianInsideTheRange() {
+    void robustBoundsAreTukeysOuterFencesInsideTheRange() {
         TargetScaler s = TargetScaler.fit(TargetTransform.ROBUST, extreme());
-        // median (50 + 51) / 2 = 50.5; quartiles at (n - 1) p = 24.75 and 74.25: 25.75 and 75.25, IQR 49.5
-        assertEquals(1, s.unit().min(), 0); // max(1, 50.5 - 495)
-        assertEquals(545.5, s.unit().max(), 0); // min(1e300, 50.5 + 495)
-        assertEquals(545.5, s.transformed(1e300), 0);
-        assertArrayEquals(new double[] {0, 1, 1}, s.toUnit(new double[] {1, 545.5, 1e300}), 0);
-        assertEquals((50.5 - 1) / 544.5, s.toUnit(new double[] {50.5})[0], 1e-15);
-        // without values beyond 10 IQR it is min-max scaling
+        // quartiles at (n - 1) p = 24.75 and 74.25: 25.75 and 75.25, IQR 49.5
+        assertEquals(1, s.unit().min(), 0); // max(1, 25.75 - 148.5)
+        assertEquals(223.75, s.unit().max(), 0); // min(1e300, 75.25 + 148.5)
+        assertEquals(223.75, s.transformed(1e300), 0);
+        assertArrayEquals(new double[] {0, 1, 1}, s.toUnit(new double[] {1, 223.75, 1e300}), 0);
+        assertEquals((50.5 - 1) / 222.75, s.toUnit(new double[] {50.5})[0], 1e-15);
+        // without values beyond the fences it is min-max scaling
         TargetScaler plain = TargetScaler.fit(TargetTransform.ROBUST, new double[] {2, 4, 10});
         assertEquals(2, plain.unit().min(), 0);
         assertEquals(10, plain.unit().max(), 0);

@@ -28,7 +28,7 @@ import java.util.Properties;
  * @param standardizeX  standardise x with the training mean and standard deviation (true by default; the PyTorch
  *                      reference implementation feeds its U[-1, 1] inputs raw)
  * @param targetTransform how y is mapped to the head's unit interval ({@link TargetScaler}): NONE (min-max, the
- *                        default), ROBUST (median +- 10 IQR bounds, targets clipped) or LOG ({@code log1p(y - min)},
+ *                        default), ROBUST (bounds 3 IQR beyond the quartiles, targets clipped) or LOG ({@code log1p(y - min)},
  *                        for positive heavy-tailed targets; predictions map back exactly)
  */
 public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer,

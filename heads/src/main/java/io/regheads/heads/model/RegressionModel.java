@@ -60,7 +60,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * min) / (max - min)} with the training min and max, and the head is trained on {@code y01 - head.centre()}.
  * {@link #predict} maps back ({@code AffineTransformed}), so its log densities are in the original units; {@link
  * #predictUnit} reports in y01 units (the decoding paper's NLL convention). {@link ModelConfig#targetTransform()}
- * chooses another map for heavy-tailed targets ({@link TargetScaler}): ROBUST (median +- 10 IQR bounds, the few
+ * chooses another map for heavy-tailed targets ({@link TargetScaler}): ROBUST (bounds 3 IQR beyond the quartiles, the few
  * targets beyond them clipped) or LOG ({@code y01} min-max scales {@code log1p(y - min)}; {@link #predict} maps back
  * through {@code min + expm1}, exactly for the cdf and quantiles, with the Jacobian in the density).
  *
@@ -192,7 +192,7 @@ public final class RegressionModel {
         if (t == TargetTransform.ROBUST) {
             if (clipped > 0) {
                 progress.onWarning(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
-                        + "bounds [%.6g, %.6g] (median +- %.0f IQR) and were clipped to them", clipped, y.length,
+                        + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
                         ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
             }
             TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);

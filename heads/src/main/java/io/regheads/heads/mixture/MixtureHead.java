@@ -18,8 +18,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
  * pre-activation scales s, with
  * <pre>
- *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s <= 0),   s + 1 + floor  (s > 0)
- *   d sigma / ds                =  exp(s)          (s <= 0),   1              (s > 0)
+ *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s &lt;= 0),   s + 1 + floor  (s > 0)
+ *   d sigma / ds                =  exp(s)          (s &lt;= 0),   1              (s > 0)
  * </pre>
  * (floor {@link Config#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
  * training range has width 1). ELU + 1 is positive and does not overflow for large s, but {@code exp(s)} underflows

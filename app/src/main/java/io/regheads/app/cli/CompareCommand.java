@@ -1,5 +1,6 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.train.ConsoleProgress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
@@ -72,6 +73,13 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     TrainingOptions training;
 
+    @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
+            + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds 3 IQR below the first "
+            + "and above the third quartile, inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
+            + "right-skewed targets; predictions are mapped back exactly). With ROBUST or LOG, NLL(y01) is in the "
+            + "head's units; RMSE, CRPS and cov90 stay in the units of y.")
+    TargetTransform targetTransform = TargetTransform.NONE;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
             + "(default: runs/compare-<yyyyMMdd-HHmmss>).")
     Path out;
@@ -107,11 +115,17 @@ final class CompareCommand implements Callable<Integer> {
                 String.format(Locale.ROOT, "data: %s, %d rows, %d features, target '%s'; %s; test folds %s",
                         input.label(), input.data().rows(), input.data().features(), input.data().targetName(),
                         input.splitSource(), folds),
-                "model: " + TrainingOptions.describe(trainer),
-                "NLL: test NLL of y scaled to [0,1] by the training fold's min and max (y01 clipped into [0, 1-1e-7]); "
+                "model: " + TrainingOptions.describe(trainer)
+                        + (targetTransform == TargetTransform.NONE ? "" : "; target transform " + targetTransform),
+                "NLL: test NLL of y scaled to [0,1] by the training fold's "
+                        + (targetTransform == TargetTransform.NONE ? "min and max"
+                                : targetTransform == TargetTransform.ROBUST ? "ROBUST bounds" : "min and max of log1p(y - min)")
+                        + " (y01 clipped into [0, 1-1e-7]); "
                         + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
                         + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
-                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder");
+                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder"
+                        + (targetTransform == TargetTransform.LOG ? "; with the LOG target transform the median for "
+                                + "every head" : ""));
         if (!json) {
             header.forEach(o::println);
             o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
@@ -131,7 +145,7 @@ final class CompareCommand implements Callable<Integer> {
                 }
                 HeadRun.Result r;
                 try {
-                    r = HeadRun.run(p, training.loss, trainer, input, k, progress);
+                    r = HeadRun.run(p, training.loss, trainer, targetTransform, input, k, progress);
                 } catch (HeadRun.FailedRun f) {
                     failures.add(f);
                     rows.add(failedJson(f));
@@ -164,7 +178,9 @@ final class CompareCommand implements Callable<Integer> {
                 }
             }
         }
-        String jsonText = Json.write(toJson(input, trainer, header, rows, notes, pngs));
+        Map<String, Object> jsonMap = toJson(input, trainer, header, rows, notes, pngs);
+        jsonMap.put("targetTransform", targetTransform.name());
+        String jsonText = Json.write(jsonMap);
         try {
             Files.writeString(dir.resolve("results.json"), jsonText + "\n");
         } catch (IOException e) {

@@ -2,7 +2,8 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.data.MinMaxScaler;
+import io.regheads.core.data.TargetScaler;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
@@ -14,6 +15,7 @@ import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.model.LossSpec;
 import io.regheads.heads.model.ModelConfig;
+import io.regheads.heads.model.OutOfRangeReport;
 import io.regheads.heads.model.RegressionModel;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
@@ -45,6 +47,8 @@ public final class HeadRun {
     /** Bins of the PIT histogram. */
     public static final int PIT_BINS = 10;
     private static final double CLIP_HIGH = 1 - 1e-7;
+    /** Test rows with an input further than this many training standard deviations from its mean are named. */
+    static final double OUT_OF_RANGE_SDS = 10;
 
     private HeadRun() {}
 
@@ -216,6 +220,18 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
+        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with a target
+     * transform ({@link ModelConfig#targetTransform()}); NLL(y01) is then in the head's units. Test rows with an input
+     * more than {@value #OUT_OF_RANGE_SDS} training standard deviations from its training mean are named in a warning
+     * to {@code progress}.
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
+            TargetTransform target, InputData input, int fold, ProgressListener progress) {
+        Checks.notNull("target", target);
         Checks.notNull("preset", preset);
         Checks.notNull("trainer", trainer);
         Checks.notNull("input", input);
@@ -235,7 +251,8 @@ public final class HeadRun {
         Checks.require(hi > lo, "fold %d of %s: the training target is constant (%s)", fold, input.label(), lo);
         HeadSpec spec = preset.spec().get();
         LossChoice loss = chooseLoss(spec, requestedLoss, train.features());
-        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer);
+        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer)
+                .withTargetTransform(target);
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
         if (tr.failed()) {
@@ -244,8 +261,18 @@ public final class HeadRun {
 
         double[][] x = test.x();
         double[] y = test.y();
-        MinMaxScaler ys = model.yScaler();
-        double[] y01 = ys.transform(y);
+        OutOfRangeReport far = model.outOfRange(x, OUT_OF_RANGE_SDS);
+        if (!far.isEmpty()) {
+            progress.onWarning("fold " + fold + " of " + input.label() + ": "
+                    + far.message(input.data().featureNames().toArray(new String[0]), 3));
+        }
+        TargetScaler ts = model.targetScaler();
+        double[] y01 = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            // ROBUST's clipping is left to the count below; NaN below the LOG transform's support: clipped to 0 below
+            double t = target == TargetTransform.ROBUST ? y[i] : ts.transformed(y[i]);
+            y01[i] = Double.isNaN(t) ? Double.NEGATIVE_INFINITY : ts.unit().transform(t);
+        }
         int clipped = 0;
         for (int i = 0; i < y01.length; i++) {
             double c = Math.min(Math.max(y01[i], 0), CLIP_HIGH);
@@ -267,7 +294,7 @@ public final class HeadRun {
         double[] pit = Calibration.pit(d, y);
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
-                spec.pointEstimate().label(), point,
+                model.pointEstimate().label(), point,
                 lower, upper, pit, model);
     }
 }

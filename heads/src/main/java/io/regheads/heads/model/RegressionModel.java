@@ -4,6 +4,8 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.data.TargetCheck;
+import io.regheads.core.data.TargetScaler;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
@@ -58,7 +60,14 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to {@code y01 = (y -
  * min) / (max - min)} with the training min and max, and the head is trained on {@code y01 - head.centre()}.
  * {@link #predict} maps back ({@code AffineTransformed}), so its log densities are in the original units; {@link
- * #predictUnit} reports in y01 units (the decoding paper's NLL convention).
+ * #predictUnit} reports in y01 units (the decoding paper's NLL convention). {@link ModelConfig#targetTransform()}
+ * chooses another map for heavy-tailed targets ({@link TargetScaler}): ROBUST (bounds 3 IQR beyond the quartiles, the few
+ * targets beyond them clipped) or LOG ({@code y01} min-max scales {@code log1p(y - min)}; {@link #predict} maps back
+ * through {@code min + expm1}, exactly for the cdf and quantiles, with the Jacobian in the density).
+ *
+ * <p>After fitting, the model also holds the training mean and standard deviation of each feature ({@link
+ * #outOfRange} reports the rows of new inputs far outside them) and its provenance ({@link #provenance()}: library
+ * version, head, rows, epochs, stop reason, final losses), both saved with it.
  *
  * <p>The head describes itself: its spec ({@link HeadSpec}) builds it, names its units, default loss and point
  * prediction and writes its settings; the head runs its own after-fit step ({@link RegressionHead#afterFit}, e.g. the
@@ -81,7 +90,11 @@ public final class RegressionModel {
     private final RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
-    private MinMaxScaler yScaler;
+    private TargetScaler targetScaler;
+    /** Training mean and population standard deviation (0 for a constant column) of each feature; null if unknown. */
+    private double[] inputMean;
+    private double[] inputSd;
+    private ModelProvenance provenance;
     /** Reused prediction buffers, one workspace per concurrent caller. */
     private final InferenceArenas arenas = new InferenceArenas();
 
@@ -133,7 +146,7 @@ public final class RegressionModel {
 
     /** Whether {@link #fit} has run (or the model was loaded). */
     public boolean isFitted() {
-        return yScaler != null;
+        return targetScaler != null;
     }
 
     /** Trains on {@code train} (validation split and early stopping as the trainer config says), no progress output. */
@@ -144,6 +157,9 @@ public final class RegressionModel {
     /**
      * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
      *
+     * <p>The targets are checked ({@link TargetCheck}) as the head will see them: y itself without a target
+     * transform, y clipped to the ROBUST bounds (a warning says how many were clipped), or {@code log1p(y - min)}.
+     *
      * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or targets that
      *                                  min-max scaling cannot carry (an overflowing range, extreme values: see {@link
      *                                  TargetCheck}; heavy tails only give a warning to {@code progress})
@@ -153,17 +169,75 @@ public final class RegressionModel {
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
         Checks.notNull("progress", progress);
-        TargetCheck.check("y", train.y()).ifPresent(progress::onWarning);
+        targetScaler = fitTarget(train.y(), progress);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
-        yScaler = MinMaxScaler.fit(train);
+        inputStatistics(train.x());
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
+        provenance = ModelProvenance.of(config.head(), h.train().rows(),
+                h.validation() == null ? 0 : h.validation().rows(), result);
         // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
         // level once the encoder fits the training rows closely)
         Dataset rest = h.validation() != null ? h.validation() : h.train();
         head.afterFit(encode(rest.x(), false), rest.y());
         return result;
+    }
+
+    /** The target scaler of the configured transform, after {@link TargetCheck} on what the head will see. */
+    private TargetScaler fitTarget(double[] y, ProgressListener progress) {
+        TargetTransform t = config.targetTransform();
+        if (t == TargetTransform.NONE) {
+            TargetCheck.check("y", y).ifPresent(progress::onWarning);
+            return TargetScaler.fit(t, y);
+        }
+        TargetScaler ts = TargetScaler.fit(t, y);
+        double[] seen = new double[y.length];
+        int clipped = 0;
+        for (int i = 0; i < y.length; i++) {
+            seen[i] = ts.transformed(y[i]);
+            clipped += seen[i] != y[i] ? 1 : 0;
+        }
+        if (t == TargetTransform.ROBUST) {
+            if (clipped > 0) {
+                progress.onWarning(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
+                        + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
+                        ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
+            }
+            TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);
+        } else {
+            TargetCheck.check("log1p(y - min)", seen).ifPresent(progress::onWarning);
+        }
+        return ts;
+    }
+
+    /** Column means and population standard deviations of the training features. */
+    private void inputStatistics(double[][] x) {
+        int d = x[0].length;
+        double[] mean = new double[d];
+        double[] sd = new double[d];
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += row[j];
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            mean[j] /= x.length;
+        }
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                double dev = row[j] - mean[j];
+                sd[j] += dev * dev;
+            }
+        }
+        boolean finite = true;
+        for (int j = 0; j < d; j++) {
+            sd[j] = Math.sqrt(sd[j] / x.length);
+            finite &= Double.isFinite(mean[j]) && Double.isFinite(sd[j]);
+        }
+        // features near +-1.8e308 overflow the statistics: then the model keeps none (outOfRange refuses)
+        inputMean = finite ? mean : null;
+        inputSd = finite ? sd : null;
     }
 
     private static StandardScaler identity(int features) {
@@ -174,7 +248,7 @@ public final class RegressionModel {
     }
 
     private Dataset toHeadUnits(Dataset data) {
-        double[] y = yScaler.transform(data.y());
+        double[] y = targetScaler.toUnit(data.y());
         double c = config.head().centre();
         for (int i = 0; i < y.length; i++) {
             y[i] -= c;
@@ -229,7 +303,8 @@ public final class RegressionModel {
     }
 
     /**
-     * Predictive distributions of y (original units) for rows of x {@code [B][D]}.
+     * Predictive distributions of y (original units) for rows of x {@code [B][D]}: the head's distribution mapped
+     * back by the target scaler ({@link TargetScaler#distribution}).
      *
      * <p>The rows go through the encoder and the head in chunks of 4096 with buffers that the model reuses (one set
      * per concurrent caller), so a call allocates no native memory once warm, whatever B; the result holds B rows
@@ -244,7 +319,7 @@ public final class RegressionModel {
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
         PredictiveDistribution base = predictHeadUnits(checkX(x));
-        return new AffineTransformed(base, yScaler.range(), yScaler.min() + config.head().centre() * yScaler.range());
+        return targetScaler.distribution(base, config.head().centre());
     }
 
     /** The head's distribution for rows of x (checked), chunk by chunk through a pooled workspace. */
@@ -293,14 +368,53 @@ public final class RegressionModel {
     }
 
     /**
-     * The head's point prediction of y (original units) for rows of x, as its spec names it ({@link
-     * HeadSpec#pointEstimate()}): the predictive mean, or the median for the unnormalized decoder.
+     * The rows of {@code x} with a feature more than {@code k} training standard deviations from its training mean:
+     * {@code |x[i][j] - mean_j| > k * sd_j} (sd the population standard deviation of the training rows; a feature
+     * constant in training counts any other value as infinitely far). Predictions for such rows extrapolate: the
+     * encoder never saw anything like them. Nothing is changed; {@link #predict} still answers for every row.
+     *
+     * <p>Example: trained on x0 in [-1, 1] (mean 0, sd 0.577), a row with x0 = 1000 lies 1732 sd out and is reported
+     * for any k below that.
+     *
+     * @param x {@code [B][D]} finite
+     * @param k the threshold in standard deviations, > 0 and finite (e.g. 10)
+     * @return the report, empty if every row lies within k sd
+     * @throws IllegalArgumentException if x is invalid or k is not > 0 and finite
+     * @throws IllegalStateException    if the model has no feature statistics: saved before they were kept without
+     *                                  standardising x, or trained on features whose statistics overflow double
+     */
+    public OutOfRangeReport outOfRange(double[][] x, double k) {
+        requireFitted();
+        checkX(x);
+        Checks.positive("k", k);
+        if (inputMean == null) {
+            throw new IllegalStateException("this model has no training feature statistics (saved before they were "
+                    + "kept, with raw x): refit it to check inputs");
+        }
+        return OutOfRangeReport.of(x, inputMean, inputSd, k);
+    }
+
+    /**
+     * The point prediction of y (original units) for rows of x by {@link #pointEstimate()}: as the head's spec names
+     * it ({@link HeadSpec#pointEstimate()}: the predictive mean, or the median for the unnormalized decoder), and the
+     * median under the LOG target transform.
      *
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public double[] predictPoint(double[][] x) {
-        return predictPoint(x, config.head().pointEstimate());
+        return predictPoint(x, pointEstimate());
+    }
+
+    /**
+     * The summary {@link #predictPoint(double[][])} reports: the head's ({@link HeadSpec#pointEstimate()}), except
+     * under the LOG target transform, where it is the median: mapped exactly from the head's, while y's mean is
+     * dominated by the upper tail of the predicted distribution (and is infinite in double once its far upper
+     * quantiles overflow, as they do for a wide prediction of a target spanning hundreds of orders of magnitude);
+     * {@code predictPoint(x, PointEstimate.MEAN)} still gives it.
+     */
+    public PointEstimate pointEstimate() {
+        return config.targetTransform() == TargetTransform.LOG ? PointEstimate.MEDIAN : config.head().pointEstimate();
     }
 
     /**
@@ -315,11 +429,22 @@ public final class RegressionModel {
     public double[] predictPoint(double[][] x, PointEstimate estimate) {
         requireFitted();
         Checks.notNull("estimate", estimate);
+        if (targetScaler.transform() == TargetTransform.LOG
+                && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE)) {
+            // neither commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
+            PredictiveDistribution d = predict(x);
+            return estimate == PointEstimate.MEAN ? d.mean() : d.mode();
+        }
         double[] p = head.point(encode(checkX(x), true), estimate);
-        double scale = yScaler.range();
-        double shift = yScaler.min() + config.head().centre() * yScaler.range();
+        MinMaxScaler unit = targetScaler.unit();
+        double scale = unit.range();
+        double shift = unit.min() + config.head().centre() * unit.range();
+        boolean log = targetScaler.transform() == TargetTransform.LOG;
         for (int i = 0; i < p.length; i++) {
             p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+            if (log) {
+                p[i] = targetScaler.shift() + Math.expm1(p[i]); // as Expm1Transformed maps a quantile: exactly
+            }
         }
         return p;
     }
@@ -349,10 +474,29 @@ public final class RegressionModel {
         return toHeadUnits(data);
     }
 
-    /** The y scaler fitted on the training rows. */
+    /**
+     * The min-max scaler onto the head's unit interval, fitted on the training rows: of y itself without a target
+     * transform, of the ROBUST bounds, or of {@code log1p(y - min)} with LOG ({@link #targetScaler()} has the whole
+     * map).
+     */
     public MinMaxScaler yScaler() {
         requireFitted();
-        return yScaler;
+        return targetScaler.unit();
+    }
+
+    /** The map of y to the head's unit interval and back, fitted on the training rows. */
+    public TargetScaler targetScaler() {
+        requireFitted();
+        return targetScaler;
+    }
+
+    /**
+     * Where the fitted weights came from: library version, head, training and validation rows, epochs, stop reason
+     * and final losses; saved with the model. Empty for files written before provenance was kept.
+     */
+    public Optional<ModelProvenance> provenance() {
+        requireFitted();
+        return Optional.ofNullable(provenance);
     }
 
     /** Encoder + head + loss as the trainer sees them (y in head units). */
@@ -405,8 +549,10 @@ public final class RegressionModel {
      * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
      * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
      * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
-     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}. The bytes depend only on the
-     * model: identical fits give identical files (keys sorted, no date).
+     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max} (the unit scaler's bounds, see {@link
+     * #yScaler()}), {@code target.shift} (LOG only), {@code inputs.mean}, {@code inputs.sd} (training feature
+     * statistics) and the provenance ({@code provenance.*}, see {@link ModelProvenance}). The bytes depend only on
+     * the model: identical fits give identical files (keys sorted, no date: the provenance holds no time).
      *
      * @throws IllegalArgumentException if the model is not fitted
      * @throws UncheckedIOException     if the file cannot be written
@@ -447,8 +593,18 @@ public final class RegressionModel {
         head.state().forEach((k, v) -> p.setProperty(STATE_PREFIX + k, Double.toString(v)));
         p.setProperty("x.mean", join(xScaler.mean()));
         p.setProperty("x.scale", join(xScaler.scale()));
-        p.setProperty("y.min", Double.toString(yScaler.min()));
-        p.setProperty("y.max", Double.toString(yScaler.max()));
+        p.setProperty("y.min", Double.toString(targetScaler.unit().min()));
+        p.setProperty("y.max", Double.toString(targetScaler.unit().max()));
+        if (targetScaler.transform() == TargetTransform.LOG) {
+            p.setProperty("target.shift", Double.toString(targetScaler.shift()));
+        }
+        if (inputMean != null) {
+            p.setProperty("inputs.mean", join(inputMean));
+            p.setProperty("inputs.sd", join(inputSd));
+        }
+        if (provenance != null) {
+            p.putAll(provenance.toProperties());
+        }
         return Checkpoint.of(metadata(p), params());
     }
 
@@ -526,7 +682,20 @@ public final class RegressionModel {
             RegressionModel m = new RegressionModel(mc, width, DataType.valueOf(dtype));
             c.loadInto(m.params());
             m.xScaler = StandardScaler.of(numbers(s, "x.mean"), numbers(s, "x.scale"));
-            m.yScaler = MinMaxScaler.of(s.real("y.min"), s.real("y.max"));
+            TargetTransform t = mc.targetTransform();
+            m.targetScaler = TargetScaler.of(t, t == TargetTransform.LOG ? s.real("target.shift") : 0,
+                    MinMaxScaler.of(s.real("y.min"), s.real("y.max")));
+            if (p.getProperty("inputs.mean") != null) {
+                m.inputMean = numbers(s, "inputs.mean");
+                m.inputSd = numbers(s, "inputs.sd");
+                Checks.require(m.inputMean.length == width && m.inputSd.length == width,
+                        "inputs.mean and inputs.sd must have %d values, got %d and %d", width, m.inputMean.length,
+                        m.inputSd.length);
+            } else if (mc.standardizeX()) { // older files: the x scaler holds the same statistics
+                m.inputMean = m.xScaler.mean();
+                m.inputSd = m.xScaler.scale();
+            }
+            m.provenance = ModelProvenance.read(p).orElse(null);
             Map<String, Double> state = new LinkedHashMap<>();
             Settings st = Settings.of(p, STATE_PREFIX);
             for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {

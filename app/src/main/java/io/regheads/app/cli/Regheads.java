@@ -1,5 +1,12 @@
 package io.regheads.app.cli;
 
+import io.regheads.app.experiments.BbobCommand;
+import io.regheads.app.experiments.CurveFitCommand;
+import io.regheads.app.experiments.DataEfficiencyCommand;
+import io.regheads.app.experiments.DecoderSizeCommand;
+import io.regheads.app.experiments.DensityCommand;
+import io.regheads.app.experiments.HammingCommand;
+import io.regheads.app.experiments.RepeatMeanCommand;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;
@@ -10,7 +17,9 @@ import picocli.CommandLine.Command;
  *
  * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code uci} ({@link UciCommand}), {@code risk}
  * ({@link RiskCommand}) and {@code curves}
- * ({@link CurvesCommand}). Exit codes: 0 on
+ * ({@link CurvesCommand}); the decoding paper's other experiments are in {@code io.regheads.app.experiments}
+ * ({@code density}, {@code curve-fit}, {@code bbob}, {@code data-efficiency}, {@code hamming}, {@code decoder-size},
+ * {@code repeat-mean}). Exit codes: 0 on
  * success; 2 for bad input (a missing or malformed CSV, a constant target, fewer than 10 rows, a bad option value),
  * reported as ONE line {@code regheads: <message>} on stderr without a stack trace; 1 for an unexpected failure (also
  * one line; set the environment variable {@code REGHEADS_DEBUG=1} for the stack trace).
@@ -21,6 +30,8 @@ import picocli.CommandLine.Command;
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
         subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
+            DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
+            DecoderSizeCommand.class, RepeatMeanCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code for bad input. */

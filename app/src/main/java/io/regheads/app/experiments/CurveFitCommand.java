@@ -109,6 +109,7 @@ public final class CurveFitCommand implements Callable<Integer> {
         for (Function f : r.config().functions()) {
             XYChart ch = Figures.chart(560, 460, f.label() + ": " + f.formula(), "x", "y");
             ch.getStyler().setYAxisLogarithmic(f.logScale());
+            ch.getStyler().setYAxisLogarithmicDecadeOnly(true);
             ch.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
             ch.getStyler().setXAxisDecimalPattern("0.0#");
             double[] truth = Arrays.stream(r.grid()).map(f::value).toArray();

@@ -62,9 +62,13 @@ public final class HammingCommand implements Callable<Integer> {
             + "samples per row, averaged (default: ${DEFAULT-VALUE}).")
     int replicates;
 
-    @Option(names = "--epochs", paramLabel = "E", defaultValue = "200", description = "Epoch limit; early stopping "
-            + "(patience 5) on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--epochs", paramLabel = "E", defaultValue = "300", description = "Epoch limit "
+            + "(default: ${DEFAULT-VALUE}).")
     int epochs;
+
+    @Option(names = "--patience", paramLabel = "P", defaultValue = "20", description = "Early stopping: epochs without "
+            + "a better loss on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
+    int patience;
 
     @Option(names = "--width", paramLabel = "W", defaultValue = "256", description = "Encoder width, 2 layers "
             + "(default: ${DEFAULT-VALUE}).")
@@ -85,13 +89,13 @@ public final class HammingCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         List<InputData> data = Experiments.parseNames("--datasets", datasets).stream()
                 .map(n -> Experiments.dataset(datasetsDir, n)).toList();
-        HammingExperiment.Config c = new HammingExperiment.Config(data, bits, train, test, maxSamples, replicates, epochs, width,
+        HammingExperiment.Config c = new HammingExperiment.Config(data, bits, train, test, maxSamples, replicates, epochs, patience, width,
                 runs,
                 seed);
         Path dir = Figures.runDirectory(out, "hamming");
         o.printf(Locale.ROOT, "binary vs Hamming tokens: normalized decoder over K=%d bits of y01, %d training rows per "
-                + "run (test: fold 0, at most %d rows), %d run(s); encoder 2x%d, decoder 1 block d=32; seed %d%n", bits,
-                train, test, runs, width, seed);
+                + "run (test: fold 0, at most %d rows), %d run(s); encoder 2x%d, decoder 1 block d=32; at most %d epochs, "
+                + "patience %d; seed %d%n", bits, train, test, runs, width, epochs, patience, seed);
         HammingExperiment.Result r = HammingExperiment.run(c, line -> System.err.println(line));
         o.printf(Locale.ROOT, "%-12s %-8s %7s %12s %12s %10s%n", "dataset", "tokens", "samples", "MSE(y01)", "expected",
                 "std err");
@@ -112,8 +116,9 @@ public final class HammingCommand implements Callable<Integer> {
         HammingExperiment.Config c = r.config();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("experiment", "hamming");
-        m.put("config", Map.of("bits", c.bits(), "replicates", c.replicates(), "trainRows", c.trainRows(), "testRows", c.testRows(), "maxEpochs",
-                c.maxEpochs(), "encoderWidth", c.encoderWidth(), "runs", c.runs(), "seed", c.seed()));
+        m.put("config", Map.of("bits", c.bits(), "replicates", c.replicates(), "trainRows", c.trainRows(), "testRows",
+                c.testRows(), "maxEpochs",
+                c.maxEpochs(), "patience", c.patience(), "encoderWidth", c.encoderWidth(), "runs", c.runs(), "seed", c.seed()));
         List<Object> cs = new ArrayList<>();
         for (Curve cv : r.curves()) {
             Map<String, Object> e = new LinkedHashMap<>();

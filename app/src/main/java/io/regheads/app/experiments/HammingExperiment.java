@@ -55,14 +55,14 @@ public final class HammingExperiment {
      * @param testRows     most test rows
      * @param maxSamples   largest n (the curve is n = 1, 2, 4, ... up to it)
      * @param replicates   independent sets of n samples per row, averaged (>= 1)
-     * @param maxEpochs    epoch limit (early stopping with patience 5 on 10% of the training rows)
+     * @param maxEpochs    epoch limit
+     * @param patience     epochs without a better loss on 10% of the training rows before stopping
      * @param encoderWidth units of each of the 2 encoder layers
      * @param runs         training subsets (seeds) per dataset, averaged
      * @param seed         first seed
      */
     public record Config(List<InputData> datasets, int bits, int trainRows, int testRows, int maxSamples, int replicates,
-            int maxEpochs,
-            int encoderWidth, int runs, long seed) {
+            int maxEpochs, int patience, int encoderWidth, int runs, long seed) {
         /** @throws IllegalArgumentException when a setting is out of range */
         public Config {
             Checks.require(datasets != null && !datasets.isEmpty(), "datasets must not be empty");
@@ -72,6 +72,7 @@ public final class HammingExperiment {
             Checks.inRange("maxSamples", maxSamples, 1, 4096);
             Checks.atLeast("replicates", replicates, 1);
             Checks.atLeast("maxEpochs", maxEpochs, 1);
+            Checks.atLeast("patience", patience, 1);
             Checks.inRange("encoderWidth", encoderWidth, 1, 2048);
             Checks.atLeast("runs", runs, 1);
             datasets = List.copyOf(datasets);
@@ -175,7 +176,7 @@ public final class HammingExperiment {
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), map);
                     long t0 = System.nanoTime();
-                    net.fit(train, TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs()));
+                    net.fit(train, TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs()).withPatience(c.patience()));
                     double secs = (System.nanoTime() - t0) * 1e-9;
                     double[] y01 = Arrays.stream(test.y()).map(map::toUnits).toArray();
                     double mean01 = Arrays.stream(y01).average().orElseThrow();

@@ -62,9 +62,13 @@ public final class RepeatMeanCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int maxSamples;
 
-    @Option(names = "--epochs", paramLabel = "E", defaultValue = "100", description = "Epoch limit; early stopping "
-            + "(patience 5) on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--epochs", paramLabel = "E", defaultValue = "300", description = "Epoch limit "
+            + "(default: ${DEFAULT-VALUE}).")
     int epochs;
+
+    @Option(names = "--patience", paramLabel = "P", defaultValue = "20", description = "Early stopping: epochs without "
+            + "a better loss on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
+    int patience;
 
     @Option(names = "--width", paramLabel = "W", defaultValue = "256", description = "Encoder width, 2 layers "
             + "(default: ${DEFAULT-VALUE}).")
@@ -91,12 +95,12 @@ public final class RepeatMeanCommand implements Callable<Integer> {
                     + tokens + "'");
         }
         RepeatMeanExperiment.Config c = new RepeatMeanExperiment.Config(data, Experiments.parseInts("--repeats", repeats),
-                bem.get(0), bem.get(1), bem.get(2), train, test, maxSamples, epochs, width, runs, seed);
+                bem.get(0), bem.get(1), bem.get(2), train, test, maxSamples, epochs, patience, width, runs, seed);
         Path dir = Figures.runDirectory(out, "repeat-mean");
         o.printf(Locale.ROOT, "repetition with mean aggregation: unnormalized decoder B=%d E=%d M=%d on raw y, tokens "
                 + "repeated r times, majority vote per sample, mean of n samples; at most %d training rows, test fold 0 "
-                + "(at most %d rows), %d run(s); encoder 2x%d, decoder 1 block d=32; seed %d%n", c.base(),
-                c.exponentDigits(), c.mantissaDigits(), train, test, runs, width, seed);
+                + "(at most %d rows), %d run(s); encoder 2x%d, decoder 1 block d=32; at most %d epochs, patience %d; seed %d%n",
+                c.base(), c.exponentDigits(), c.mantissaDigits(), train, test, runs, width, epochs, patience, seed);
         RepeatMeanExperiment.Result r = RepeatMeanExperiment.run(c, line -> System.err.println(line));
         o.printf(Locale.ROOT, "%-12s %2s %10s", "dataset", "r", "far-off");
         for (int n : c.sampleCounts()) {
@@ -123,7 +127,7 @@ public final class RepeatMeanCommand implements Callable<Integer> {
         m.put("experiment", "repeat-mean");
         m.put("config", Map.of("tokens", String.format(Locale.ROOT, "unnormalized B=%d E=%d M=%d", c.base(),
                 c.exponentDigits(), c.mantissaDigits()), "trainRows", c.trainRows(), "testRows", c.testRows(),
-                "maxEpochs", c.maxEpochs(), "encoderWidth", c.encoderWidth(), "runs", c.runs(), "seed", c.seed()));
+                "maxEpochs", c.maxEpochs(), "patience", c.patience(), "encoderWidth", c.encoderWidth(), "runs", c.runs(), "seed", c.seed()));
         List<Object> cs = new ArrayList<>();
         for (Curve cv : r.curves()) {
             Map<String, Object> e = new LinkedHashMap<>();

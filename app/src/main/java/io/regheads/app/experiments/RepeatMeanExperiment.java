@@ -34,7 +34,7 @@ import org.nd4j.linalg.api.buffer.DataType;
  * single decoded samples farther than the training range from every training value ({@code outside [min - range, max
  * + range]}). Rows: training = up to {@code trainRows} rows of the folds other than 0 (seeded subset), test = fold 0
  * (at most {@code testRows}). Encoder 2 ReLU layers, decoder one block of 32 units, cross-entropy, AdamW with early
- * stopping.
+ * stopping on 10% of the training rows.
  *
  * <p>Stateless; {@link #run} trains on the calling thread.
  */
@@ -52,13 +52,14 @@ public final class RepeatMeanExperiment {
      * @param trainRows      most training rows
      * @param testRows       most test rows
      * @param maxSamples     largest n
-     * @param maxEpochs      epoch limit (early stopping, patience 5, on 10% of the training rows)
+     * @param maxEpochs      epoch limit
+     * @param patience       epochs without a better loss on 10% of the training rows before stopping
      * @param encoderWidth   units of each of the 2 encoder layers
      * @param runs           training subsets (seeds), averaged
      * @param seed           first seed
      */
     public record Config(List<InputData> datasets, List<Integer> repeats, int base, int exponentDigits, int mantissaDigits,
-            int trainRows, int testRows, int maxSamples, int maxEpochs, int encoderWidth, int runs, long seed) {
+            int trainRows, int testRows, int maxSamples, int maxEpochs, int patience, int encoderWidth, int runs, long seed) {
         /** @throws IllegalArgumentException when a setting is out of range */
         public Config {
             Checks.require(datasets != null && !datasets.isEmpty(), "datasets must not be empty");
@@ -71,6 +72,7 @@ public final class RepeatMeanExperiment {
             Checks.atLeast("testRows", testRows, 2);
             Checks.inRange("maxSamples", maxSamples, 1, 4096);
             Checks.atLeast("maxEpochs", maxEpochs, 1);
+            Checks.atLeast("patience", patience, 1);
             Checks.inRange("encoderWidth", encoderWidth, 1, 2048);
             Checks.atLeast("runs", runs, 1);
             datasets = List.copyOf(datasets);
@@ -134,7 +136,7 @@ public final class RepeatMeanExperiment {
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), Net.YMap.IDENTITY);
                     long t0 = System.nanoTime();
-                    net.fit(train, TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs()));
+                    net.fit(train, TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs()).withPatience(c.patience()));
                     double sec = (System.nanoTime() - t0) * 1e-9;
                     secs += sec;
                     DecoderDistribution d = head.distribution(net.phi(test.x()));

@@ -21,7 +21,7 @@ class HammingExperimentTest {
     @Test
     void sampleMeansMatchTheBruteForceExpectation() {
         InputData airfoil = InputData.embedded();
-        HammingExperiment.Config c = new HammingExperiment.Config(List.of(airfoil), 6, 400, 150, 32, 8, 25, 64, 1, 0);
+        HammingExperiment.Config c = new HammingExperiment.Config(List.of(airfoil), 6, 400, 150, 32, 8, 25, 5, 64, 1, 0);
         HammingExperiment.Result r = HammingExperiment.run(c, s -> { });
         assertEquals(2, r.curves().size());
         for (Curve cv : r.curves()) {

@@ -32,7 +32,7 @@ class RepeatMeanExperimentTest {
     @Test
     void votingOverRepeatsRemovesFarOffSamples() {
         RepeatMeanExperiment.Config c = new RepeatMeanExperiment.Config(List.of(InputData.embedded()), List.of(1, 3), 10,
-                1, 3, 600, 200, 16, 15, 64, 1, 0);
+                1, 3, 600, 200, 16, 15, 5, 64, 1, 0);
         RepeatMeanExperiment.Result r = RepeatMeanExperiment.run(c, s -> { });
         Curve one = r.curves().get(0);
         Curve three = r.curves().get(1);

@@ -1,7 +1,13 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +21,8 @@ import java.util.function.Supplier;
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
  * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
- * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median). A new {@link HeadSpec}
+ * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
+ * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE). A new head ({@link HeadSpec})
  * variant joins {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link
  * #standard()}); nothing else names heads.
  *
@@ -49,21 +56,24 @@ public final class HeadCatalog {
     /**
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
      * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
-     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction).
+     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
+     * the default encoder's width, as the xVal paper sets it; point head).
      */
     public static HeadCatalog standard() {
         HeadCatalog c = new HeadCatalog();
         c.register(new Preset("pointwise", "MLP -> one value; Gaussian with sigma = train RMSE", null,
-                () -> new HeadSpec.Pointwise(false)));
+                () -> new PointwiseSpec(false)));
         c.register(new Preset("histogram", "Riemann histogram, 100 equal bins on [0,1]", "Riemann",
-                () -> new HeadSpec.Histogram(100, false)));
+                () -> new HistogramSpec(100, false)));
         c.register(new Preset("mdn", "Gaussian mixture density, 10 components", "MDN",
-                () -> new HeadSpec.Mixture(10)));
+                () -> new MixtureSpec(10)));
         c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
-                "Normalized decoder", () -> HeadSpec.Decoder.small(10, 3)));
+                "Normalized decoder", () -> DecoderSpec.small(10, 3)));
         c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder, base 10, E 1, M 3, 1 block "
                 + "(d 32, 1 head); point = median", "Unnormalized decoder",
-                () -> HeadSpec.UnnormalizedDecoder.small(10, 1, 3)));
+                () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
+        c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
+                + "held-out RMSE", null, () -> new XValSpec(256, false)));
         return c;
     }
 

@@ -1,6 +1,7 @@
 package io.regheads.app.experiments;
 
 import io.regheads.core.data.Dataset;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.MlpEncoderConfig;
@@ -8,9 +9,10 @@ import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -196,7 +198,7 @@ public final class CurveFitExperiment {
                     net.fit(train, trainer);
                     pred = net.head().distribution(net.phi(gx)).median();
                 } else {
-                    HeadSpec spec = head.equals("decoder") ? HeadSpec.Decoder.small(10, 4) : new HeadSpec.Pointwise(false);
+                    HeadSpec spec = head.equals("decoder") ? DecoderSpec.small(10, 4) : new PointwiseSpec(false);
                     RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec, null, trainer), 1);
                     m.fit(train);
                     pred = m.predictPoint(gx);

@@ -3,12 +3,15 @@ package io.regheads.app.experiments;
 import io.regheads.app.cli.InputData;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,9 +94,9 @@ public final class DataEfficiencyExperiment {
 
     static HeadSpec spec(String head) {
         return switch (head) {
-            case "decoder" -> HeadSpec.Decoder.small(10, 3);
-            case "histogram" -> new HeadSpec.Histogram(100, false);
-            default -> new HeadSpec.Pointwise(true);
+            case "decoder" -> DecoderSpec.small(10, 3);
+            case "histogram" -> new HistogramSpec(100, false);
+            default -> new PointwiseSpec(true);
         };
     }
 

@@ -8,7 +8,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.util.ArrayList;
@@ -50,8 +50,8 @@ public final class DecoderSizeExperiment {
         }
 
         /** The head specification: base 10, 4 digits. */
-        public HeadSpec.Decoder spec() {
-            return new HeadSpec.Decoder(10, 4, units, heads, 4 * units, layers);
+        public DecoderSpec spec() {
+            return new DecoderSpec(10, 4, units, heads, 4 * units, layers);
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.regheads.app.experiments;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.TransformerBlock;
@@ -10,9 +11,11 @@ import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderDistribution.Sampling;
 import io.regheads.heads.decoder.DecoderHead;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -287,9 +290,9 @@ public final class DensityExperiment {
 
     static HeadSpec baseline(String name) {
         return switch (name) {
-            case "mdn" -> new HeadSpec.Mixture(10);
-            case "histogram" -> new HeadSpec.Histogram(64, false);
-            default -> new HeadSpec.Pointwise(false);
+            case "mdn" -> new MixtureSpec(10);
+            case "histogram" -> new HistogramSpec(64, false);
+            default -> new PointwiseSpec(false);
         };
     }
 

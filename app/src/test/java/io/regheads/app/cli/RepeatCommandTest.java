@@ -36,25 +36,21 @@ class RepeatCommandTest {
     }
 
     /**
-     * The trained decoders predict f: for both r, the MSE of the 4-sample mean against the noise-free f(x) is below
-     * half the MSE of the constant 0.5 on the same test x (about 0.35^2 / 2 = 0.061), and below the 1-sample MSE (the
-     * mean of more samples has less sampling variance). Measured: r = 1: 0.027, 0.018, 0.011; r = 2: 0.030, 0.019,
-     * 0.016 for 1, 2, 4 samples.
+     * A trained run beats a real reference: the best constant prediction (0.5) has MSE {@code Var f = 0.35^2 / 2 =
+     * 0.06125} against f; a head that learned nothing samples about the marginal of y, whose mean of n draws has
+     * MSE {@code Var f + Var y / n} (0.092 at n = 4). Measured (seed 0, 512 rows, 40 epochs): r = 1: 0.0163 (n = 1),
+     * 0.0052 (n = 4); r = 2: 0.0210, 0.0045. Bounds: a quarter of Var f at n = 4, half of it at n = 1; and the mean
+     * of four samples beats one sample (less sampling variance).
      */
     @Test
     void commandWritesTableAndPlot() throws IOException {
         Path png = tmp.resolve("r/repeat.png");
-        CliTestSupport.Run r = CliTestSupport.run("repeat", "--repeats", "1,2", "--max-samples", "4", "--train", "1500",
-                "--test", "50", "--epochs", "8", "--out", png.toString());
+        CliTestSupport.Run r = CliTestSupport.run("repeat", "--repeats", "1,2", "--max-samples", "4", "--train", "512",
+                "--test", "40", "--epochs", "40", "--out", png.toString());
         assertEquals(0, r.exit(), r.err());
         String[] lines = r.out().strip().split("\n");
         assertEquals(2 + 2 * 3 + 1, lines.length, r.out()); // setup, header, r x {1, 2, 4}, plot line
-        var test = RepeatCommand.sample(50, 0.05, org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(1));
-        double constant = 0;
-        for (int i = 0; i < test.rows(); i++) {
-            double e = RepeatCommand.f(test.x(i, 0)) - 0.5;
-            constant += e * e / test.rows();
-        }
+        double varF = 0.35 * 0.35 / 2;
         for (int block = 0; block < 2; block++) {
             String[] one = lines[2 + 3 * block].strip().split("\\s+");
             String[] four = lines[4 + 3 * block].strip().split("\\s+");
@@ -63,8 +59,9 @@ class RepeatCommandTest {
             assertEquals("4", four[1]);
             double mse1 = Double.parseDouble(one[2]);
             double mse4 = Double.parseDouble(four[2]);
-            assertTrue(mse4 < 0.5 * constant, "r=" + (block + 1) + ": " + mse4 + " vs constant 0.5: " + constant);
-            assertTrue(mse4 < mse1, r.out());
+            assertTrue(mse1 < varF / 2, "one sample: " + r.out());
+            assertTrue(mse4 < varF / 4, "mean of four: " + r.out());
+            assertTrue(mse4 < mse1, "mean of four vs one sample: " + r.out());
         }
         assertTrue(Files.size(png) > 1000);
     }

@@ -1,6 +1,8 @@
 package io.regheads.core.train;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
+import java.util.Properties;
 
 /**
  * Settings of a {@link Trainer} run. Validated on construction; {@link #toString()} doubles as provenance.
@@ -8,6 +10,9 @@ import io.regheads.core.internal.Checks;
  * <p>Presets: {@link #defaults()} (batch 128, 300 epochs, Adam lr 1e-3, no weight decay, no clipping, 10%
  * validation, patience 5); {@link #paper()} (the decoding-regression paper's protocol: lr 1e-4, otherwise as
  * defaults); {@link #shortRun()} (as defaults with at most 20 epochs).
+ *
+ * <p>Settings as named keys: {@link #toProperties()} writes {@code trainer.seed}, {@code trainer.batchSize}, ... (the
+ * field names under {@code trainer.}); {@link #of(Properties)} reads them back, naming the key it refuses.
  *
  * @param seed               seeds the validation split and the per-epoch shuffles (commons-rng XO_RO_SHI_RO_128_PP)
  * @param batchSize          rows per mini-batch, {@code >= 1}; the last, partial batch of an epoch is kept
@@ -57,6 +62,49 @@ public record TrainerConfig(long seed, int batchSize, int maxEpochs, double lear
      */
     public static TrainerConfig shortRun() {
         return defaults().withMaxEpochs(20);
+    }
+
+    /** The prefix of the named keys, {@code "trainer."}. */
+    public static final String PREFIX = "trainer.";
+
+    /**
+     * The settings as named keys {@code trainer.<field>} (seed, batchSize, maxEpochs, learningRate, weightDecay,
+     * clipNorm, validationFraction, patience); doubles as {@link Double#toString} writes them, so {@link #of}
+     * gives back an equal config.
+     *
+     * @return a new table
+     */
+    public Properties toProperties() {
+        Properties p = new Properties();
+        p.setProperty(PREFIX + "seed", Long.toString(seed));
+        p.setProperty(PREFIX + "batchSize", Integer.toString(batchSize));
+        p.setProperty(PREFIX + "maxEpochs", Integer.toString(maxEpochs));
+        p.setProperty(PREFIX + "learningRate", Double.toString(learningRate));
+        p.setProperty(PREFIX + "weightDecay", Double.toString(weightDecay));
+        p.setProperty(PREFIX + "clipNorm", Double.toString(clipNorm));
+        p.setProperty(PREFIX + "validationFraction", Double.toString(validationFraction));
+        p.setProperty(PREFIX + "patience", Integer.toString(patience));
+        return p;
+    }
+
+    /**
+     * Reads the keys {@link #toProperties()} writes (other keys of the table are ignored).
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed or out of range, e.g. "trainer.batchSize
+     *                                  must be >= 1, got 0"
+     */
+    public static TrainerConfig of(Properties p) {
+        Settings s = Settings.of(p, PREFIX);
+        long seed = s.longInteger("seed");
+        int batchSize = s.integer("batchSize");
+        int maxEpochs = s.integer("maxEpochs");
+        double learningRate = s.real("learningRate");
+        double weightDecay = s.real("weightDecay");
+        double clipNorm = s.real("clipNorm");
+        double validationFraction = s.real("validationFraction");
+        int patience = s.integer("patience");
+        return s.validated(() -> new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm,
+                validationFraction, patience));
     }
 
     /** True when gradient clipping is on ({@code clipNorm > 0}). */

@@ -3,6 +3,7 @@ package io.regheads.heads.decoder;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.NormalizedTokenizer;
 
 /**
  * Sizes of a {@link DecoderHead}.

@@ -139,8 +139,9 @@ public final class DecoderSizeCommand implements Callable<Integer> {
         charts.add(axis(r, "attention heads", c.heads(), Size::heads));
         charts.add(axis(r, "units", c.units(), Size::units));
         Figures.grid(charts, 3, String.format(Locale.ROOT, "Decoder size: test NLL of y01 (lower is better) as one of "
-                + "(layers, heads, units) varies from %s; normalized decoder base 10, K=4; %d test fold(s)",
-                c.base(), c.folds().length), file);
+                + "(layers, heads, units) varies from %s; normalized decoder base 10, K=4, MLP width 4 x units; encoder "
+                + "2x%d; at most %d epochs, early-stopping patience 5; %d test fold(s)", c.base(), c.encoderWidth(),
+                c.maxEpochs(), c.folds().length), file);
     }
 
     private static XYChart axis(DecoderSizeExperiment.Result r, String name, List<Integer> values,
@@ -148,9 +149,7 @@ public final class DecoderSizeCommand implements Callable<Integer> {
         XYChart ch = Figures.chart(460, 360, "varying " + name, name, "test NLL(y01)");
         ch.getStyler().setYAxisDecimalPattern("0.000");
         ch.getStyler().setXAxisDecimalPattern("0");
-        if (name.equals("units")) {
-            ch.getStyler().setXAxisLogarithmic(true);
-        }
+        ch.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
         int k = 0;
         for (InputData in : r.config().datasets()) {
             List<Double> x = new ArrayList<>();

@@ -143,6 +143,7 @@ public final class HammingCommand implements Callable<Integer> {
             XYChart ch = Figures.chart(520, 400, in.label(), "samples n per test row",
                     "MSE of the n-sample mean, y01 units");
             ch.getStyler().setXAxisLogarithmic(true);
+            ch.getStyler().setXAxisLogarithmicDecadeOnly(true);
             ch.getStyler().setYAxisDecimalPattern("0.000##");
             int k = 0;
             for (Curve cv : r.curves()) {
@@ -159,7 +160,8 @@ public final class HammingCommand implements Callable<Integer> {
             charts.add(ch);
         }
         Figures.grid(charts, Math.min(3, charts.size()), String.format(Locale.ROOT, "Binary vs Hamming tokens, "
-                + "normalized decoder (K=%d bits), mean aggregation; lower is better; %d training rows, %d run(s)",
-                c.bits(), c.trainRows(), c.runs()), file);
+                + "normalized decoder (K=%d bits), mean aggregation; lower is better; %d training rows, %d run(s), at "
+                + "most %d epochs, early-stopping patience %d", c.bits(), c.trainRows(), c.runs(), c.maxEpochs(),
+                c.patience()), file);
     }
 }

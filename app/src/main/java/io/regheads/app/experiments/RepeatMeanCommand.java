@@ -151,9 +151,11 @@ public final class RepeatMeanCommand implements Callable<Integer> {
             XYChart ch = Figures.chart(520, 400, in.label(), "samples n per test row (mean aggregation)",
                     "relative test MSE (lower is better)");
             ch.getStyler().setXAxisLogarithmic(true);
+            ch.getStyler().setXAxisLogarithmicDecadeOnly(true);
             ch.getStyler().setYAxisLogarithmic(true);
             ch.getStyler().setYAxisLogarithmicDecadeOnly(true);
             ch.getStyler().setYAxisDecimalPattern("0.#E0");
+            ch.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
             int k = 0;
             for (Curve cv : r.curves()) {
                 if (cv.dataset().equals(in.label())) {
@@ -164,7 +166,8 @@ public final class RepeatMeanCommand implements Callable<Integer> {
             charts.add(ch);
         }
         Figures.grid(charts, Math.min(3, charts.size()), String.format(Locale.ROOT, "Repetition on unnormalized tokens "
-                + "(B=%d, E=%d, M=%d, raw y), majority vote per sample, mean of n samples; %d run(s)", c.base(),
-                c.exponentDigits(), c.mantissaDigits(), c.runs()), file);
+                + "(B=%d, E=%d, M=%d, raw y), majority vote per sample, mean of n samples; at most %d training rows, "
+                + "%d run(s), encoder 2x%d, at most %d epochs, early-stopping patience %d", c.base(), c.exponentDigits(),
+                c.mantissaDigits(), c.trainRows(), c.runs(), c.encoderWidth(), c.maxEpochs(), c.patience()), file);
     }
 }

@@ -304,8 +304,8 @@ class FaultInjectionTest {
         // provenance instead of a date: what trained it, on how many rows, how it stopped, the final losses
         io.regheads.heads.model.ModelProvenance p = RegressionModel.load(a).provenance().orElseThrow();
         assertEquals(first.provenance().orElseThrow(), p);
-        assertEquals(180, p.trainingRows());
-        assertEquals(20, p.validationRows());
+        assertEquals(180L, p.trainingRows());
+        assertEquals(20L, p.validationRows());
         assertEquals(2, p.epochs());
         assertEquals("MAX_EPOCHS", p.stopReason());
         assertEquals("0.1.0-SNAPSHOT", p.library());

@@ -31,7 +31,7 @@ import java.util.Properties;
  * @param trainLoss      mean training loss of the last completed epoch (NaN if none completed)
  * @param validationLoss validation loss at the best epoch (NaN without validation)
  */
-public record ModelProvenance(String library, String head, int trainingRows, int validationRows, int epochs,
+public record ModelProvenance(String library, String head, long trainingRows, long validationRows, int epochs,
         int bestEpoch, String stopReason, double trainLoss, double validationLoss) {
     private static final String PREFIX = "provenance.";
 
@@ -40,8 +40,8 @@ public record ModelProvenance(String library, String head, int trainingRows, int
         Checks.notNull("library", library);
         Checks.notNull("head", head);
         Checks.notNull("stopReason", stopReason);
-        Checks.atLeast("trainingRows", trainingRows, 0);
-        Checks.atLeast("validationRows", validationRows, 0);
+        Checks.require(trainingRows >= 0, "trainingRows must be >= 0, got %s", trainingRows);
+        Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
         Checks.atLeast("epochs", epochs, 0);
         Checks.atLeast("bestEpoch", bestEpoch, 0);
     }
@@ -62,7 +62,7 @@ public record ModelProvenance(String library, String head, int trainingRows, int
     }
 
     /** The provenance of a fit of {@code head} on these rows with this result. */
-    static ModelProvenance of(HeadSpec head, int trainingRows, int validationRows, TrainingResult r) {
+    static ModelProvenance of(HeadSpec head, long trainingRows, long validationRows, TrainingResult r) {
         List<Double> train = r.trainLosses();
         double last = train.isEmpty() ? Double.NaN : train.get(train.size() - 1);
         return new ModelProvenance(libraryVersion(), head.toString(), trainingRows, validationRows, r.epochsRun(),
@@ -74,8 +74,8 @@ public record ModelProvenance(String library, String head, int trainingRows, int
         Properties p = new Properties();
         p.setProperty(PREFIX + "library", library);
         p.setProperty(PREFIX + "head", head);
-        p.setProperty(PREFIX + "trainingRows", Integer.toString(trainingRows));
-        p.setProperty(PREFIX + "validationRows", Integer.toString(validationRows));
+        p.setProperty(PREFIX + "trainingRows", Long.toString(trainingRows));
+        p.setProperty(PREFIX + "validationRows", Long.toString(validationRows));
         p.setProperty(PREFIX + "epochs", Integer.toString(epochs));
         p.setProperty(PREFIX + "bestEpoch", Integer.toString(bestEpoch));
         p.setProperty(PREFIX + "stopReason", stopReason);
@@ -95,8 +95,8 @@ public record ModelProvenance(String library, String head, int trainingRows, int
             return Optional.empty();
         }
         Settings s = Settings.of(p, PREFIX);
-        return Optional.of(new ModelProvenance(s.string("library"), s.string("head"), s.integer("trainingRows"),
-                s.integer("validationRows"), s.integer("epochs"), s.integer("bestEpoch"), s.string("stopReason"),
+        return Optional.of(new ModelProvenance(s.string("library"), s.string("head"), s.longInteger("trainingRows"),
+                s.longInteger("validationRows"), s.integer("epochs"), s.integer("bestEpoch"), s.string("stopReason"),
                 loss(s, "trainLoss"), loss(s, "validationLoss")));
     }
 

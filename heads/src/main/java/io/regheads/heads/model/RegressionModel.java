@@ -184,6 +184,40 @@ public final class RegressionModel {
         return result;
     }
 
+    /**
+     * Records what a training run made outside {@link #fit} knows of its data, for a model whose scalers and weights
+     * it set (data-parallel training over a cluster, where the statistics come from distributed passes): the training
+     * features' means and population standard deviations ({@link #outOfRange} compares new rows with them) and the
+     * run's provenance (saved with the model).
+     *
+     * @param featureMean  {@code [D]} finite
+     * @param featureSd    {@code [D]} finite and at least 0 (0 for a constant column)
+     * @param trainingRows rows trained on
+     * @param validationRows rows held out for early stopping
+     * @param result       the run's epochs, losses and stop reason
+     * @throws IllegalArgumentException on a wrong length, a non-finite or negative statistic, or a null result
+     * @throws IllegalStateException    if the model has no fitted scalers
+     */
+    public void recordTraining(double[] featureMean, double[] featureSd, long trainingRows, long validationRows,
+            TrainingResult result) {
+        requireFitted();
+        Checks.require(featureMean != null && featureMean.length == inputWidth, "featureMean must have %d values, got %s",
+                inputWidth, featureMean == null ? "null" : Integer.toString(featureMean.length));
+        Checks.require(featureSd != null && featureSd.length == inputWidth, "featureSd must have %d values, got %s",
+                inputWidth, featureSd == null ? "null" : Integer.toString(featureSd.length));
+        for (int j = 0; j < inputWidth; j++) {
+            Checks.require(Double.isFinite(featureMean[j]), "featureMean[%d] must be finite, got %s", j, featureMean[j]);
+            Checks.require(featureSd[j] >= 0 && Double.isFinite(featureSd[j]),
+                    "featureSd[%d] must be >= 0 and finite, got %s", j, featureSd[j]);
+        }
+        Checks.require(trainingRows >= 1, "trainingRows must be >= 1, got %s", trainingRows);
+        Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
+        Checks.notNull("result", result);
+        inputMean = featureMean.clone();
+        inputSd = featureSd.clone();
+        provenance = ModelProvenance.of(config.head(), trainingRows, validationRows, result);
+    }
+
     /** The target scaler of the configured transform, after {@link TargetCheck} on what the head will see. */
     private TargetScaler fitTarget(double[] y, ProgressListener progress) {
         TargetTransform t = config.targetTransform();

@@ -263,7 +263,8 @@ final class UciCommand implements Callable<Integer> {
     private static String progress(int done, int total, UciResult r, double elapsed) {
         double eta = elapsed / done * (total - done);
         String figures = r.ok()
-                ? String.format(Locale.ROOT, "paper %.4f, NLL01 %.4f, CRPS01 %.4f", r.paper(), r.fair(), r.crps())
+                ? "paper " + UciReport.num(r.paper(), 4) + ", NLL01 " + UciReport.num(r.fair(), 4) + ", CRPS01 "
+                        + UciReport.num(r.crps(), 4)
                 : "FAILED: " + r.message();
         return String.format(Locale.ROOT, "[%d/%d] %s fold %d %s %s: %s (%.1f s + %.1f s, %d epochs); %s elapsed, "
                 + "~%s left", done, total, r.dataset(), r.fold(), r.head(), r.variant(), figures, r.trainSeconds(),

@@ -12,7 +12,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Shared JMH settings for every benchmark in this module: average time per operation in microseconds, 5 warm-up
- * and 5 measured iterations of 1 s, one fork with a 2 GB heap and one libnd4j thread (see ../shared/ND4J.md).
+ * and 5 measured iterations of 1 s, one fork with a 2 GB heap and one libnd4j thread (set SD_MAX_THREADS=1 and
+ * SD_MASTER_THREADS=1 in the environment, as README's commands do).
  * Subclasses may override any of these with their own annotations.
  */
 @BenchmarkMode(Mode.AverageTime)

@@ -1,7 +1,6 @@
 package io.regheads.bench;
 
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
@@ -75,7 +74,7 @@ public class DecoderInferenceBench extends BenchmarkBase {
     public INDArray trainStepHeadOnly() {
         arena.reset();
         head.params().forEach(io.regheads.core.nn.Param::zeroGrad);
-        RegressionHead.Forward f = head.forward(phiTrain, targets, arena);
+        var f = head.forward(phiTrain, targets, arena);
         HeadOutput g = f.output().zerosLike(arena);
         ce.accumulate(f.output(), targets, 1.0, g, new double[128]);
         return head.backward(f, g, arena);

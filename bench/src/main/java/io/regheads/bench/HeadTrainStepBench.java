@@ -2,13 +2,16 @@ package io.regheads.bench;
 
 import io.regheads.app.peer.PeerComparison;
 import io.regheads.core.data.MinMaxScaler;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
 import io.regheads.core.optim.Optimizer;
 import io.regheads.core.train.TrainableModel;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.util.Random;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -47,9 +50,9 @@ public class HeadTrainStepBench extends BenchmarkBase {
             ys[i] = Math.sin(3 * xs[i][0]) + 0.5 * xs[i][1] * xs[i][1] + 0.1 * (1 + Math.abs(xs[i][2])) * r.nextGaussian();
         }
         HeadSpec spec = switch (head) {
-            case "pointwise" -> new HeadSpec.Pointwise(false);
-            case "histogram" -> new HeadSpec.Histogram(256, false);
-            case "mdn" -> new HeadSpec.Mixture(10);
+            case "pointwise" -> new PointwiseSpec(false);
+            case "histogram" -> new HistogramSpec(256, false);
+            case "mdn" -> new MixtureSpec(10);
             default -> throw new IllegalArgumentException("head " + head);
         };
         MinMaxScaler s = MinMaxScaler.fit(ys);

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The NTL overhead measured as the PyTorch peer measures it (../shared/peer/heads_ref.py, {@code ntl_bench}):
+ * The NTL overhead measured as the PyTorch peer measures it (its script heads_ref.py, {@code ntl_bench}):
  * one JVM, the variants run round-robin (one run each per round, so slow drift of a shared machine hits all
  * alike), warm-up rounds discarded, then the median per variant and the overhead {@code median / median(CE) - 1}.
  * Also the median over rounds of the per-round ratio to that round's CE run, which cancels drift better.

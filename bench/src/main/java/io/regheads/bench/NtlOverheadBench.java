@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The NTL paper's loss-overhead measurement, as the PyTorch peer runs it (../shared/peer/heads_ref.py,
+ * The NTL paper's loss-overhead measurement, as the PyTorch peer runs it (its script heads_ref.py,
  * {@code ntl_bench}): logits 32 x 512 x 32128 float (1.96 GiB), 80% of the positions labelled with one of the 10
  * digit tokens (ids 1000..1009, values 0..9), the rest with a random other token, lambda 0.3. One operation is
  * the forward and backward of the loss w.r.t. the logits: {@code loss.accumulate(...)} into a caller-owned

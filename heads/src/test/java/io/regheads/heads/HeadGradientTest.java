@@ -43,13 +43,17 @@ class HeadGradientTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
-    void headAndLossGradientsMatchFiniteDifferences(String name, RegressionHead head, Loss loss, double[] y) {
+    void headAndLossGradientsMatchFiniteDifferences(String name, RegressionHead<?> head, Loss loss, double[] y) {
+        check(name, head, loss, y);
+    }
+
+    private static <C> void check(String name, RegressionHead<C> head, Loss loss, double[] y) {
         INDArray phi = GradientCheck.random(11, 1.0, B, D);
         Targets t = head.targets(y);
         INDArray[] dPhi = new INDArray[1];
         Runnable backward = () -> {
             head.params().forEach(Param::zeroGrad);
-            RegressionHead.Forward f = head.forward(phi, t, Arena.none());
+            RegressionHead.Forward<C> f = head.forward(phi, t, Arena.none());
             HeadOutput g = f.output().zerosLike();
             loss.accumulate(f.output(), t, 1.0, g, new double[B]);
             dPhi[0] = head.backward(f, g, Arena.none());

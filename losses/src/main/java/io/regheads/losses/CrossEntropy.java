@@ -35,7 +35,8 @@ import java.util.Arrays;
  * {@code N(yHat, 1/2)} without the constant {@code log(pi)/2}): CE is the squared error {@code (yHat - y)^2} and
  * GCE {@code E_{t ~ N(y, sigma^2)} (yHat - t)^2 = (yHat - y)^2 + sigma^2}.
  *
- * <p>Example (golden G2 of ../shared/anchors/ntl_xval_anchors.md): V = 12 with digits at ids 0..9, logits {@code
+ * <p>Example (a value the module's tests check against an independent NumPy computation): V = 12 with digits at
+ * ids 0..9, logits {@code
  * [0.1, -0.3, 0.7, 1.1, 0.0, 2.0, -1.0, 0.4, 0.9, -0.2, 1.5, 0.3]}, label 7: CE = 2.8666197219, GCE(1) =
  * 3.0328401682.
  *

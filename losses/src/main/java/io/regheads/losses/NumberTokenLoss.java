@@ -10,8 +10,8 @@ import io.regheads.core.loss.Targets;
 import java.util.Arrays;
 
 /**
- * The Number Token Loss family (Zausinger et al., "Regress, Don't Guess", ../shared/papers/004): NTL-MSE, NTL-MAE,
- * NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them with {@link Losses}.
+ * The Number Token Loss family (Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens
+ * for Language Models", ICML 2025, arXiv:2411.02083): NTL-MSE, NTL-MAE, NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them with {@link Losses}.
  *
  * <p><b>On {@link TokenLogits}</b> ({@code [B, T, V]}). At one position, {@code q} is the softmax restricted to the
  * number tokens (tokens with a finite {@code tokenValues} entry) that the validity mask allows there, {@code v}
@@ -41,7 +41,27 @@ import java.util.Arrays;
  * the point mass at y; the CDF loss's target distribution applies to tokens only). On a {@link Scalar}: {@code
  * f(yHat - y)} and {@code |yHat - y|}. Per-position weights do not apply there (one position per example).
  *
- * <p>Example (golden G2 of ../shared/anchors/ntl_xval_anchors.md): V = 12, tokens 0..9 the digits, logits {@code
+ * <p><b>Positions and place values</b> ({@link TokenLogits#places()}, set by decoder heads from their tokenizer):
+ * <ul>
+ *   <li>{@link Positions#DIGITS} (default): positions whose place is NaN (signs, the exponent digits of an
+ *       unnormalized tokenizer) do not count, so NTL acts on the mantissa digits only there; with no places (histogram
+ *       heads, Hamming codes) every number position counts.
+ *   <li>{@link Positions#ALL} ({@link #onAllDigits()}, {@code ntl-was:all}): every number position, exponent digits
+ *       included.
+ *   <li>{@link Positions#PLACE} ({@link #placeWeighted()}, {@code ntl-was:place}): as DIGITS with position weights
+ *       {@code |place_t|} ({@code B^-(t+1)} for normalized digits), so an error in a leading digit counts B times
+ *       one in the next.
+ *   <li>{@link Positions#NUMBER} ({@link #numberLevel()}, {@code ntl-mse:number}; the dot-product kernels only):
+ *       the expected value of the whole number from the per-position distributions (teacher forced), {@code yHat_b
+ *       = sum_t place_t sum_j q_tj v_j}, against {@code y_b = sum_t place_t y_t}, {@code l_b = f(yHat_b - y_b)},
+ *       {@code dl/dz_tj = f'(yHat_b - y_b) place_t q_tj (v_j - E_t)}; the batch value is the mean over the
+ *       examples with at least one counted position. For an unnormalized tokenizer this is the significand
+ *       {@code m1.m2...mM} in units of its leading digit (sign and exponent teacher forced): a relative error.
+ *       Without places a single position (T = 1) has place 1; more positions are refused.
+ * </ul>
+ *
+ * <p>Example (a value the module's tests check against an independent NumPy computation): V = 12, tokens 0..9 the
+ * digits, logits {@code
  * [0.1, -0.3, 0.7, 1.1, 0.0, 2.0, -1.0, 0.4, 0.9, -0.2, 1.5, 0.3]}, label 7: NTL-WAS = 2.7713002881, NTL-MSE =
  * 5.6142934844.
  *
@@ -56,14 +76,62 @@ public final class NumberTokenLoss implements Loss {
         String label();
     }
 
+    /** Which positions count and how they are weighted (see the class comment). */
+    public enum Positions {
+        /** Number positions whose place is not NaN (mantissa digits of unnormalized tokens); the default. */
+        DIGITS,
+        /** Every number position, exponent digits included. */
+        ALL,
+        /** As DIGITS, weighted by {@code |place|}. */
+        PLACE,
+        /** The number-level expectation (dot-product kernels only). */
+        NUMBER
+    }
+
     private final Kernel kernel;
     private final ContinuousForm continuous;
     private final double[] positionWeights;
+    private final Positions positions;
+    private final Penalty penalty; // the dot-product kernels' f, else null
 
     private NumberTokenLoss(Kernel kernel, ContinuousForm continuous, double[] positionWeights) {
+        this(kernel, continuous, positionWeights, Positions.DIGITS, null);
+    }
+
+    private NumberTokenLoss(Kernel kernel, ContinuousForm continuous, double[] positionWeights, Positions positions,
+            Penalty penalty) {
         this.kernel = kernel;
         this.continuous = continuous;
         this.positionWeights = positionWeights;
+        this.positions = positions;
+        this.penalty = penalty;
+    }
+
+    /** The positions mode. */
+    public Positions positions() {
+        return positions;
+    }
+
+    /** The same loss on every number position, exponent digits included. */
+    public NumberTokenLoss onAllDigits() {
+        return new NumberTokenLoss(kernel, continuous, positionWeights, Positions.ALL, penalty);
+    }
+
+    /** The place-weighted preset: position weights {@code |place_t|} from the output's place values. */
+    public NumberTokenLoss placeWeighted() {
+        return new NumberTokenLoss(kernel, continuous, null, Positions.PLACE, penalty);
+    }
+
+    /**
+     * The number-level loss {@code f(yHat - y)} on the expected value of the whole number.
+     *
+     * @throws IllegalArgumentException for NTL-WAS and NTL-WAS-CDF (a distance between distributions, not a
+     *                                  penalty on an expected value: use {@link #placeWeighted()})
+     */
+    public NumberTokenLoss numberLevel() {
+        Checks.require(penalty != null, "%s has no number-level form (only ntl-mse, ntl-mae, ntl-huber); use its"
+                + " place-weighted form", kernel.label());
+        return new NumberTokenLoss(kernel, continuous, null, Positions.NUMBER, penalty);
     }
 
     static NumberTokenLoss dotProduct(Penalty f) {
@@ -104,7 +172,7 @@ public final class NumberTokenLoss implements Loss {
                 return f.value(yHat - y);
             }
         };
-        return new NumberTokenLoss(k, c, null);
+        return new NumberTokenLoss(k, c, null, Positions.DIGITS, f);
     }
 
     static NumberTokenLoss wasserstein() {
@@ -207,7 +275,8 @@ public final class NumberTokenLoss implements Loss {
             Checks.require(weights[i] >= 0 && Double.isFinite(weights[i]),
                     "position weights must be >= 0 and finite, got %s at index %d", weights[i], i);
         }
-        return new NumberTokenLoss(kernel, continuous, weights.clone());
+        return new NumberTokenLoss(kernel, continuous, weights.clone(), positions == Positions.ALL ? Positions.ALL
+                : Positions.DIGITS, penalty);
     }
 
     /** The per-position weights, or null for equal weights. */
@@ -225,9 +294,38 @@ public final class NumberTokenLoss implements Loss {
         return ContinuousForm.accumulate(name(), continuous, output, targets, weight, gradient, perExample);
     }
 
+    /**
+     * The per-position weights this call uses: the explicit ones, or {@code |place|} (PLACE), or 1; zero where the
+     * place is NaN unless ALL. Null when every weight is 1.
+     */
+    private double[] effectiveWeights(TokenLogits output) {
+        double[] places = output.places();
+        int t = output.positions();
+        if (places == null) {
+            Checks.require(positions != Positions.PLACE || t == 1, "%s needs place values (TokenLogits.places) for"
+                    + " %d positions, got none", name(), t);
+            return positionWeights;
+        }
+        double[] w = new double[places.length];
+        for (int i = 0; i < w.length; i++) {
+            double base = positionWeights != null && i < positionWeights.length ? positionWeights[i] : 1.0;
+            if (positions == Positions.PLACE) {
+                base = Double.isNaN(places[i]) ? 0 : Math.abs(places[i]);
+            }
+            w[i] = positions != Positions.ALL && Double.isNaN(places[i]) ? 0 : base;
+        }
+        if (positionWeights != null && positionWeights.length != places.length) {
+            return positionWeights; // TokenBatch reports the length mismatch
+        }
+        return w;
+    }
+
     private double tokens(TokenLogits output, Targets targets, double weight, HeadOutput gradient,
                           double[] perExample) {
-        TokenBatch b = TokenBatch.of(name(), output, targets, gradient, weight, perExample, positionWeights);
+        if (positions == Positions.NUMBER) {
+            return numbers(output, targets, weight, gradient, perExample);
+        }
+        TokenBatch b = TokenBatch.of(name(), output, targets, gradient, weight, perExample, effectiveWeights(output));
         int rows = b.batch * b.positions;
         double total = 0;
         for (int row = 0; row < rows; row++) {
@@ -291,10 +389,138 @@ public final class NumberTokenLoss implements Loss {
         return weight * sum / total;
     }
 
+    /** The number-level loss (see the class comment): one value per example with a counted position. */
+    private double numbers(TokenLogits output, Targets targets, double weight, HeadOutput gradient,
+                           double[] perExample) {
+        double[] places = output.places();
+        int t = output.positions();
+        Checks.require(places != null || t == 1, "%s needs place values (TokenLogits.places) for %d positions, got"
+                + " none", name(), t);
+        TokenBatch b = TokenBatch.of(name(), output, targets, gradient, weight, perExample, null);
+        int k = b.numberIds.length;
+        int[][] ids = new int[t][k];
+        double[][] q = new double[t][k];
+        int[] n = new int[t];
+        double[] expect = new double[t];
+        double[] label = new double[t];
+        double[] v = b.numberValues;
+        double sum = 0;
+        int examples = 0;
+        double[] loss = new double[b.batch];
+        boolean[] counted = new boolean[b.batch];
+        // pass 1: values (the batch mean needs the count of examples first)
+        for (int ex = 0; ex < b.batch; ex++) {
+            double yHat = 0;
+            double y = 0;
+            for (int p = 0; p < t; p++) {
+                int row = ex * t + p;
+                double place = places == null ? 1.0 : places[p];
+                double yl = b.labelValue(row);
+                n[p] = 0;
+                if (Double.isNaN(place) || Double.isNaN(yl)) {
+                    continue;
+                }
+                distribution(b, row, ids[p], q[p], n, p);
+                expect[p] = 0;
+                for (int j = 0; j < n[p]; j++) {
+                    expect[p] += q[p][j] * valueOf(b, ids[p][j]);
+                }
+                yHat += place * expect[p];
+                y += place * yl;
+                counted[ex] = true;
+            }
+            if (counted[ex]) {
+                loss[ex] = penalty.value(yHat - y);
+                sum += loss[ex];
+                examples++;
+            }
+        }
+        if (examples == 0) {
+            return 0.0;
+        }
+        double scale = weight / examples;
+        for (int ex = 0; ex < b.batch; ex++) {
+            if (!counted[ex]) {
+                continue;
+            }
+            double yHat = 0;
+            double y = 0;
+            for (int p = 0; p < t; p++) {
+                int row = ex * t + p;
+                double place = places == null ? 1.0 : places[p];
+                double yl = b.labelValue(row);
+                n[p] = 0;
+                if (Double.isNaN(place) || Double.isNaN(yl)) {
+                    continue;
+                }
+                distribution(b, row, ids[p], q[p], n, p);
+                expect[p] = 0;
+                for (int j = 0; j < n[p]; j++) {
+                    expect[p] += q[p][j] * valueOf(b, ids[p][j]);
+                }
+                label[p] = place;
+                yHat += place * expect[p];
+                y += place * yl;
+            }
+            double slope = penalty.slope(yHat - y);
+            for (int p = 0; p < t; p++) {
+                int row = ex * t + p;
+                for (int j = 0; j < n[p]; j++) {
+                    double g = slope * label[p] * q[p][j] * (valueOf(b, ids[p][j]) - expect[p]);
+                    b.gradient.add(row, ids[p][j], scale * g);
+                }
+            }
+            perExample[ex] += scale * loss[ex];
+        }
+        b.commit();
+        return weight * sum / examples;
+    }
+
+    /** The masked softmax over the valid number tokens at {@code row}: ids and probabilities, count in n[p]. */
+    private void distribution(TokenBatch b, int row, int[] ids, double[] q, int[] n, int p) {
+        int m = 0;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < b.numberIds.length; j++) {
+            int id = b.numberIds[j];
+            if (b.valid(row, id)) {
+                ids[m] = id;
+                q[m] = b.logits.get(row, id);
+                max = Math.max(max, q[m]);
+                m++;
+            }
+        }
+        if (m == 0) {
+            throw new IllegalArgumentException(name() + " needs a valid number token at every number position, got"
+                    + " none at " + b.where(row));
+        }
+        double z = 0;
+        for (int j = 0; j < m; j++) {
+            q[j] = Math.exp(q[j] - max);
+            z += q[j];
+        }
+        if (!(Double.isFinite(max) && Double.isFinite(z))) {
+            throw new IllegalArgumentException("logits of the number tokens must be finite (at least one > -inf)"
+                    + " at " + b.where(row) + ", got max " + max);
+        }
+        for (int j = 0; j < m; j++) {
+            q[j] /= z;
+        }
+        n[p] = m;
+    }
+
+    private static double valueOf(TokenBatch b, int id) {
+        return b.tokenValues[id];
+    }
+
     @Override
     public String name() {
-        return positionWeights == null ? kernel.label()
-                : kernel.label() + "@positions" + Arrays.toString(positionWeights);
+        String base = switch (positions) {
+            case DIGITS -> kernel.label();
+            case ALL -> kernel.label() + ":all";
+            case PLACE -> kernel.label() + ":place";
+            case NUMBER -> kernel.label() + ":number";
+        };
+        return positionWeights == null ? base : base + "@positions" + Arrays.toString(positionWeights);
     }
 
     @Override

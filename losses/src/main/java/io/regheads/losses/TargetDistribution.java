@@ -51,6 +51,7 @@ public interface TargetDistribution {
 
     /** See {@link #pointMass()}. */
     enum PointMass implements TargetDistribution {
+        /** The only instance. */
         INSTANCE;
 
         @Override
@@ -77,6 +78,10 @@ public interface TargetDistribution {
      * @param sigma {@code > 0}, finite
      */
     record Gaussian(double sigma) implements TargetDistribution {
+        /**
+         * @param sigma the width, positive and finite
+         * @throws IllegalArgumentException unless sigma is positive and finite
+         */
         public Gaussian {
             Checks.positive("sigma", sigma);
         }

@@ -12,8 +12,9 @@
  * that are not contiguous c-order are copied once per call; a contiguous c-order gradient buffer is written in
  * place (any other is accumulated through a copy, one extra full-size array per call).
  *
- * <p>Papers: Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens" (NTL, GCE), and
- * Song and Bahri, "Decoding-based Regression" (the heads these losses train). Formulas: ../shared/DESIGN.md
- * section 6. Performance: docs/perf-losses.md.
+ * <p>Papers: Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens for Language Models"
+ * (ICML 2025, arXiv:2411.02083; NTL, GCE), and Song and Bahri, "Decoding-based Regression" (arXiv:2501.19383; the
+ * heads these losses train). Formulas: the class comments of {@link io.regheads.losses.CrossEntropy} and {@link
+ * io.regheads.losses.NumberTokenLoss}, and the table in docs/perf-losses.md. Performance: docs/perf-losses.md.
  */
 package io.regheads.losses;

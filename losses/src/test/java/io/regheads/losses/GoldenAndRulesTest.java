@@ -21,7 +21,8 @@ import org.nd4j.linalg.factory.Nd4j;
 /** Golden values from independent sources, identities between variants, composition, edge cases and errors. */
 class GoldenAndRulesTest {
     static final double[] DIGITS = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-    // golden G2 (../shared/anchors/ntl_xval_anchors.md, computed by anchors/golden.py with numpy)
+    // golden values G1, G2: computed with numpy by src/test/resources/io/regheads/losses/golden/golden.py; its output
+    // (golden-output.txt beside it) holds every value asserted below
     static final double[] G2_LOGITS = {0.1, -0.3, 0.7, 1.1, 0.0, 2.0, -1.0, 0.4, 0.9, -0.2, 1.5, 0.3};
     static final double[] G2_VALUES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Double.NaN, Double.NaN};
 
@@ -158,8 +159,9 @@ class GoldenAndRulesTest {
 
     @Test
     void ceStaysFiniteForHugeLogitGaps() {
-        // ND4J's LogSoftMax returns -inf once gaps pass ~100 (../shared/ND4J.md); by hand: -log p_1 = 1000 +
-        // log(1 + 2 exp(-1000)) = 1000 in double precision, and the gradient is (1, -1, 0) up to exp(-1000)
+        // ND4J's LogSoftMax returns -inf once gaps pass ~100 (measured on ND4J 1.0.0-M2.1); by hand:
+        // -log p_1 = 1000 + log(1 + 2 exp(-1000)) = 1000 in double precision, and the gradient is (1, -1, 0) up to
+        // exp(-1000)
         TokenLogits out = single(new double[] {1000, 0, 0}, new double[] {0, 1, 2});
         LossValue lv = Losses.ce().evaluate(out, label(1));
         assertEquals(1000.0, lv.value(), 1e-12);

@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Naive reference for the token losses (test code): straight from the definitions in DESIGN.md section 6, plain
- * loops over {@code double[B][T][V]}, full recomputation, no shared code with the optimised path. Values only;
- * gradients are checked by finite differences.
+ * Naive reference for the token losses (test code), straight from their definitions (q = softmax over the number
+ * tokens only, v = token values, y = label value): CE {@code -log p_t}; NTL-MSE/MAE/Huber {@code f(sum_j q_j v_j -
+ * y)}; NTL-WAS {@code sum_j q_j |y - v_j|}; NTL-WAS-CDF {@code sum_i |Q_i - R_i| dv_i} over the sorted values; GCE
+ * {@code -sum_j r_j log p_j} with {@code r_j ~ exp(-(v_j - y)^2 / (2 sigma^2))} over the number tokens. Plain loops
+ * over {@code double[B][T][V]}, full recomputation, no shared code with the optimised path. Values only; gradients
+ * are checked by finite differences.
  */
 final class NaiveTokenLosses {
     enum Kind { CE, GCE, MSE, MAE, HUBER, WAS, WAS_CDF_POINT, WAS_CDF_GAUSS }

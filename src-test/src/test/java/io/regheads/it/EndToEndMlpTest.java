@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.Scalar;
+import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -16,6 +16,7 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.pointwise.PointwiseHead;
 import io.regheads.losses.Losses;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Consumer-style end to end: an MLP encoder and a linear output assembled by hand from the public pieces
- * (layers, a loss, the trainer), trained with MSE on y = sin(2 x0) + 0.5 x1^2 + N(0, 0.1^2).
+ * Consumer-style end to end: an MLP encoder and a pointwise head assembled by hand from the public pieces (an
+ * encoder, a head with its typed cache, a loss, the trainer), trained with MSE on y = sin(2 x0) + 0.5 x1^2 +
+ * N(0, 0.1^2).
  *
  * <p>The bound comes from the noise: the best possible test MSE is the noise variance 0.01 (plus sampling
  * spread of a 1000-row test set, sd about 0.01 * sqrt(2/1000) = 4.5e-4); the test allows 0.002 of fitting error
@@ -49,40 +51,40 @@ class EndToEndMlpTest {
         return Dataset.of(x, y);
     }
 
-    /** phi = MLP(x); y_hat = phi w + b; loss = mean squared error (Losses.ntlMse on a Scalar output). */
+    /** phi = MLP(x); y_hat = phi w + b (the pointwise head); loss = mean squared error (Losses.ntlMse on its Scalar). */
     static final class Model implements TrainableModel {
         final MlpEncoder encoder = new MlpEncoder(new MlpEncoderConfig(3, 2, 64, 7), DataType.FLOAT);
-        final Linear out = new Linear("out", 64, 1, DataType.FLOAT, org.apache.commons.rng.simple.RandomSource.SPLIT_MIX_64.create(8));
+        final PointwiseHead head = new PointwiseHead(PointwiseHead.Config.linear(64, 8), DataType.FLOAT);
         final Loss loss = Losses.ntlMse();
 
         @Override
         public List<Param> params() {
             List<Param> p = new ArrayList<>(encoder.params());
-            p.addAll(out.params());
+            p.addAll(head.params());
             return p;
         }
 
         @Override
         public double trainStep(INDArray x, double[] y, Arena arena) {
             MlpEncoder.Cache e = encoder.forward(x, arena);
-            Linear.Cache o = out.forward(e.output(), arena);
-            Scalar yHat = new Scalar(o.output().reshape(new long[] {y.length}));
-            HeadOutput d = yHat.zerosLike(arena);
-            double v = loss.accumulate(yHat, new Targets.Values(y), 1.0, d, new double[y.length]);
-            INDArray dPhi = out.backward(o, ((Scalar) d).values().reshape(new long[] {y.length, 1}), arena);
+            Targets t = head.targets(y);
+            RegressionHead.Forward<Linear.Cache> f = head.forward(e.output(), t, arena); // output + the head's cache
+            HeadOutput d = f.output().zerosLike(arena);
+            double v = loss.accumulate(f.output(), t, 1.0, d, new double[y.length]);
+            INDArray dPhi = head.backward(f, d, arena);
             encoder.backward(e, dPhi, arena);
             return v;
         }
 
         @Override
         public double evaluate(INDArray x, double[] y, Arena arena) {
-            Scalar yHat = new Scalar(out.forward(encoder.forward(x, arena).output(), arena).output().reshape(new long[] {y.length}));
-            return loss.evaluate(yHat, new Targets.Values(y)).value();
+            Targets t = head.targets(y);
+            return loss.evaluate(head.forward(encoder.forward(x, arena).output(), t, arena).output(), t).value();
         }
 
         double[] predict(double[][] x) {
             INDArray in = Nd4j.createFromArray(x).castTo(DataType.FLOAT);
-            return out.forward(encoder.forward(in, Arena.none()).output(), Arena.none()).output().toDoubleVector();
+            return head.predict(encoder.forward(in, Arena.none()).output());
         }
     }
 

@@ -5,16 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.heads.text.SequenceBatch;
 import io.regheads.heads.text.SequenceEncoder;
-import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.text.SequenceEncoderConfig;
+import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.text.SequenceModel;
 import io.regheads.heads.xval.XValHead;
 import io.regheads.losses.Losses;
@@ -102,28 +108,28 @@ class GcPressureTest {
 
     @Test
     void pointwise() {
-        check(new HeadSpec.Pointwise(false), "mse", 2048, true);
+        check(new PointwiseSpec(false), "mse", 2048, true);
     }
 
     @Test
     void histogram() {
-        check(new HeadSpec.Histogram(256, true), "ce+0.3*ntl-was", 2048, true);
+        check(new HistogramSpec(256, true), "ce+0.3*ntl-was", 2048, true);
     }
 
     @Test
     void mixture() {
-        check(new HeadSpec.Mixture(8), "ce+0.3*ntl-was-cdf+0.1*gce:0.5", 2048, true);
+        check(new MixtureSpec(8), "ce+0.3*ntl-was-cdf+0.1*gce:0.5", 2048, true);
     }
 
     @Test
     void normalizedDecoder() {
-        check(new HeadSpec.Decoder(10, 3, 16, 2, 32, 1, TransformerBlock.Activation.GELU), "ce+0.3*ntl-mse", 256, true);
+        check(new DecoderSpec(10, 3, 16, 2, 32, 1, TransformerBlock.Activation.GELU), "ce+0.3*ntl-mse", 256, true);
     }
 
     @Test
     void unnormalizedDecoder() {
         // the exact mean enumerates every sequence: quantiles, CDF and density only
-        check(new HeadSpec.UnnormalizedDecoder(10, 1, 2, 16, 1, 32, 1), "ce+0.3*ntl-was", 256, false);
+        check(new UnnormalizedDecoderSpec(10, 1, 2, 16, 1, 32, 1), "ce+0.3*ntl-was", 256, false);
     }
 
     @Test
@@ -150,7 +156,7 @@ class GcPressureTest {
                     new TransformerBlock.Config(16, 2, 32), 1, NumberEmbedding.XVAL, CharVocabulary.NUM, 0, 7),
                     DataType.FLOAT);
             SequenceModel m = new SequenceModel(enc, new XValHead(new XValHead.Config(16, 16, true, 8), DataType.FLOAT),
-                    Losses.ce(), 0, 1);
+                    Losses.ce(), 0, 1, PointEstimate.MEAN);
             INDArray x = Nd4j.createFromArray(rows).castTo(DataType.FLOAT);
             new Trainer(TrainerConfig.defaults().withMaxEpochs(2).withBatchSize(32).withValidationFraction(0).withSeed(9))
                     .fit(m, Dataset.of(rows, y));

@@ -6,10 +6,13 @@ import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,17 +32,17 @@ class UciSmallScaleTest {
     static Stream<Arguments> heads() {
         return Stream.of(
                 // measured: NLL -1.801, RMSE 0.0339 (y01 units)
-                Arguments.of(new HeadSpec.Pointwise(false), -1.5, 0.05),
+                Arguments.of(new PointwiseSpec(false), -1.5, 0.05),
                 // measured: NLL -0.436, RMSE 0.1083 (32 bins of width 1/32: the bin width alone costs RMSE 0.009)
-                Arguments.of(new HeadSpec.Histogram(32, false), -0.2, 0.14),
+                Arguments.of(new HistogramSpec(32, false), -0.2, 0.14),
                 // measured: NLL -1.876, RMSE 0.0575
-                Arguments.of(new HeadSpec.Mixture(5), -1.5, 0.08));
+                Arguments.of(new MixtureSpec(5), -1.5, 0.08));
     }
 
     @ParameterizedTest
     @MethodSource("heads")
     void yachtFoldZero(HeadSpec head, double maxNll, double maxRmse) {
-        Path root = io.regheads.core.testing.SharedData.datasets();
+        Path root = io.regheads.core.testing.TestDatasets.root();
         Dataset all = CsvLoader.load(root.resolve("yacht.csv"));
         Folds folds = Folds.forDataset(root, "yacht");
         Folds.Split split = folds.split(all, 0);

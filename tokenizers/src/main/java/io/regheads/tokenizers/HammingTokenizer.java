@@ -17,7 +17,10 @@ import java.util.Arrays;
  *
  * <p><b>As a number tokenizer</b> over y in [0, 1] it works like {@link NormalizedTokenizer} with B=2 and the same K
  * (bin {@code i = floor(y 2^K)}, decode to the bin centre, interval = the bin), but bin i is spelled with the i-th
- * Hamming-ordered string instead of the binary digits of i. Every K-bit string is valid (masks all true).
+ * Hamming-ordered string instead of the binary digits of i. Every K-bit string is valid (masks all true, {@link
+ * #everySequenceValid()}). Token order is not value order, and a prefix does not cover a contiguous range (K=3: the
+ * completions of {@code 0 1} are {@code 0 1 0} = bin 2 and {@code 0 1 1} = bin 4, with bin 3 = {@code 1 0 0}
+ * between them), so it declares neither fixed-point digits nor prefix ranges.
  *
  * <p><b>Worked example</b> (K=3): y = 0.45 -> bin 3 -> {@code 1 0 0}, decoded to 0.4375, interval [0.375, 0.5);
  * y = 0.55 -> bin 4 -> {@code 0 1 1}.
@@ -158,6 +161,12 @@ public final class HammingTokenizer implements NumberTokenizer {
         boolean[] mask = new boolean[2];
         Arrays.fill(mask, true);
         return mask;
+    }
+
+    /** @return true: both bits are allowed at every position */
+    @Override
+    public boolean everySequenceValid() {
+        return true;
     }
 
     @Override

@@ -25,6 +25,10 @@ import java.util.Arrays;
  * {@code [0.707, 0.708)}; {@code 1.0 -> 9 9 9}, decoded to 0.9995. (B=2, K=3): {@code 0.3 -> 0 1 0}, decoded to
  * 0.3125.
  *
+ * <p><b>Capabilities</b>: every sequence is valid ({@link #everySequenceValid()}), the digits are fixed-point digits of
+ * [0, 1] ({@link #isFixedPoint()}), and every prefix covers one range of bins ({@link #prefixRange}, no detached
+ * sequence).
+ *
  * <p>Throws {@link IllegalArgumentException} for y outside [0, 1] or NaN (the message holds the value). Immutable and
  * thread-safe.
  */
@@ -132,6 +136,18 @@ public final class NormalizedTokenizer implements NumberTokenizer {
         return new Interval(lowerEdge(i), i == bins - 1 ? 1.0 : lowerEdge(i + 1));
     }
 
+    /** {@code B^-(t+1)}: digit t is worth {@code d B^-(t+1)} of y (B = 10, K = 3: 0.1, 0.01, 0.001). */
+    @Override
+    public double[] placeValues() {
+        double[] p = new double[length];
+        double w = 1;
+        for (int i = 0; i < length; i++) {
+            w /= base;
+            p[i] = w;
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         Checks.inRange("token", token, 0, base - 1);
@@ -145,6 +161,54 @@ public final class NormalizedTokenizer implements NumberTokenizer {
         boolean[] mask = new boolean[base];
         Arrays.fill(mask, true);
         return mask;
+    }
+
+    /** @return true: every digit is allowed at every position */
+    @Override
+    public boolean everySequenceValid() {
+        return true;
+    }
+
+    /** @return true: the prefix {@code d1..dL} covers bins {@code i B^(K-L) .. (i + 1) B^(K-L) - 1}, i = (d1..dL) */
+    @Override
+    public boolean isFixedPoint() {
+        return true;
+    }
+
+    /** @return true: see {@link #prefixRange} */
+    @Override
+    public boolean hasPrefixRanges() {
+        return true;
+    }
+
+    /**
+     * The bins under a prefix: {@code [lowerEdge(i B^(K-L)), lowerEdge((i + 1) B^(K-L)))}, i the prefix's digits
+     * read in base B, with the high end 1 for the last bin; the empty prefix gives {@code [0, 1)}. Example (B=10,
+     * K=3): {@code 7 0} gives {@code [0.7, 0.71)}, the union of the intervals of {@code 7 0 0 .. 7 0 9}.
+     *
+     * @param prefix digits, at least {@code length} long
+     * @param length in [0, K]
+     * @throws IllegalArgumentException if prefix is null or too short, length is outside [0, K], or a digit is
+     *                                  outside [0, B)
+     */
+    @Override
+    public Interval prefixRange(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, this.length);
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        long i = 0;
+        for (int p = 0; p < length; p++) {
+            Checks.require(prefix[p] >= 0 && prefix[p] < base, "prefix[%d] must be in [0, %d), got %d", p, base,
+                    prefix[p]);
+            i = i * base + prefix[p];
+        }
+        long span = 1;
+        for (int p = length; p < this.length; p++) {
+            span *= base;
+        }
+        long first = i * span;
+        long end = first + span; // first bin after the prefix's bins
+        return new Interval(lowerEdge(first), end == bins ? 1.0 : lowerEdge(end));
     }
 
     @Override

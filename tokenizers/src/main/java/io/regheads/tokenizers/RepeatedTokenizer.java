@@ -26,6 +26,10 @@ import io.regheads.core.token.NumberTokenizer;
  * {@code 4 7 5 7 4 1} votes {@code 4} (two of three) then {@code 7} (two of three) and decodes to 0.475;
  * {@code 1 2 3 4 5 6} has three-way ties and votes {@code 1 2} (smallest ids).
  *
+ * <p><b>Capabilities</b>: {@link #repetitions()} is r times the inner one, so decoders vote; every sequence is
+ * valid if every inner one is; no fixed-point digits and no prefix ranges (a sequence's interval is its vote's,
+ * so intervals of different sequences coincide).
+ *
  * <p>Immutable and thread-safe if the inner tokenizer is.
  */
 public final class RepeatedTokenizer implements NumberTokenizer {
@@ -37,7 +41,7 @@ public final class RepeatedTokenizer implements NumberTokenizer {
     /**
      * @param inner   the tokenizer to repeat
      * @param repeats r >= 1
-     * @throws IllegalArgumentException if inner is null or r < 1
+     * @throws IllegalArgumentException if inner is null or r &lt; 1
      */
     public RepeatedTokenizer(NumberTokenizer inner, int repeats) {
         this.inner = Checks.notNull("inner", inner);
@@ -135,7 +139,13 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         return chosen;
     }
 
-    /** {@code inner.decode(softVote(probabilities))}. */
+    /**
+     * {@code inner.decode(softVote(probabilities))}: the soft vote of the r copies.
+     *
+     * @param probabilities {@code [r T][V]} non-negative finite scores
+     * @throws IllegalArgumentException as {@link #softVote}
+     */
+    @Override
     public double decodeSoft(double[][] probabilities) {
         return inner.decode(softVote(probabilities));
     }
@@ -163,6 +173,25 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         return inner.interval(vote(tokens));
     }
 
+    /**
+     * The inner place values divided by r, in every block: the sum over all positions of {@code place * value} is
+     * the mean over the blocks of the number each spells (null if the inner tokenizer has none).
+     */
+    @Override
+    public double[] placeValues() {
+        double[] in = inner.placeValues();
+        if (in == null) {
+            return null;
+        }
+        double[] p = new double[sequenceLength()];
+        for (int b = 0; b < repeats; b++) {
+            for (int j = 0; j < innerLength; j++) {
+                p[b * innerLength + j] = in[j] / repeats;
+            }
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         return inner.tokenValue(token);
@@ -179,6 +208,18 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         int[] blockPrefix = new int[j];
         System.arraycopy(prefix, block * innerLength, blockPrefix, 0, j);
         return inner.allowed(j, blockPrefix);
+    }
+
+    /** @return {@code inner.everySequenceValid()}: each block follows the inner masks on its own */
+    @Override
+    public boolean everySequenceValid() {
+        return inner.everySequenceValid();
+    }
+
+    /** @return {@code r * inner.repetitions()} */
+    @Override
+    public int repetitions() {
+        return repeats * inner.repetitions();
     }
 
     @Override

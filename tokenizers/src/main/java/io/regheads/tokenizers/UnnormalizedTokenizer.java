@@ -21,10 +21,14 @@ import java.util.Arrays;
  * to nearest, which halves the worst-case error to {@code q/2} with {@code q = B^(e-M+1)}.
  *
  * <p><b>Exponent range.</b> The E exponent digits could spell {@code |e| <= B^E - 1}, but decoded values must be
- * normal, finite doubles with distinct values, so the usable range is {@code [eMin, eMax]} with
+ * normal, finite doubles with distinct values, so the widest range is {@code [eMin, eMax]} with
  * {@code eMin = max(-(B^E-1), smallest e with B^e >= Double.MIN_NORMAL)} and
  * {@code eMax = min(B^E-1, largest e with B^(e+1) finite)}; e.g. B=10, E=3: {@code [-307, 307]}, B=10, E=1:
- * {@code [-9, 9]}. The masks forbid exponent digits outside that range.
+ * {@code [-9, 9]}. A configuration may narrow it ({@link UnnormalizedConfig#minExponent()},
+ * {@link UnnormalizedConfig#maxExponent()}, e.g. fitted to training targets by {@link UnnormalizedConfig#fittedTo})
+ * and forbid the sign {@code -} ({@link UnnormalizedConfig#negatives()}); eMin and eMax below are the configured
+ * ends. The masks forbid exponent digits outside the range, the exponent sign {@code -} when eMin = 0 and the sign
+ * {@code -} without negatives; a negative y then encodes as zero (outside the zero cell unless tiny).
  *
  * <p><b>Canonical spelling.</b> The exponent 0 is always spelled {@code +0..0}; {@code m1 != 0} for every non-zero
  * value; zero is the single sequence {@code + + 0..0 0..0} (both signs plus, exponent 0, mantissa 0), and -0.0
@@ -48,6 +52,10 @@ import java.util.Arrays;
  * + - 2 2 2 1 2 3 5} (1234.56789 rounds half-up to 1235; truncation would give {@code 1 2 3 4}), decoding to
  * 1.235e-222; {@code 999.96 -> + + 0 0 3 1 0 0 0} (carry to 1.000e3); {@code 1000 -> + + 0 0 3 1 0 0 0} and back to
  * exactly 1000; {@code -0.5 -> - - 0 0 1 5 0 0 0}.
+ *
+ * <p><b>Capabilities</b>: masks are needed (not {@link #everySequenceValid()}); token order is not value order (not
+ * {@link #isFixedPoint()}), but every prefix covers one value range ({@link #prefixRange}) apart from the zero
+ * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles.
  *
  * <p>Immutable and thread-safe.
  */
@@ -77,10 +85,7 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
         this.posInf = config.specialTokens() ? base + 3 : -1;
         this.negInf = config.specialTokens() ? base + 4 : -1;
         this.vocab = base + (config.specialTokens() ? 5 : 2);
-        long expLimit = SignificantDigits.mantissaRange(base, expDigits) - 1;
-        int eMax = (int) Math.min(expLimit, SignificantDigits.doubleMaxExponent(base));
-        int eMin = (int) Math.max(-expLimit, SignificantDigits.doubleMinExponent(base));
-        this.sig = new SignificantDigits(base, manDigits, eMin, eMax);
+        this.sig = new SignificantDigits(base, manDigits, config.minExponent(), config.maxExponent());
         this.expSpan = new long[expDigits];
         long span = 1;
         for (int j = expDigits - 1; j >= 0; j--) {
@@ -135,7 +140,7 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
             return t;
         }
         SignificantDigits.Rounded r = sig.round(y);
-        if (r.isZero()) {
+        if (r.isZero() || y < 0 && !config.negatives()) {
             t[0] = plus;
             t[1] = plus;
             return t;
@@ -186,6 +191,23 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
         return tokens[0] == minus ? new Interval(-c.hi(), -c.lo()) : c;
     }
 
+    /**
+     * NaN for the sign, the exponent sign and the E exponent digits; {@code B^-i} for mantissa digit i = 0..M-1
+     * (the significand {@code m1.m2...mM} in units of its leading digit), e.g. B = 10, E = 1, M = 3: {@code [NaN,
+     * NaN, NaN, 1, 0.1, 0.01]}.
+     */
+    @Override
+    public double[] placeValues() {
+        double[] p = new double[sequenceLength()];
+        java.util.Arrays.fill(p, 0, 2 + expDigits, Double.NaN);
+        double w = 1;
+        for (int i = 0; i < manDigits; i++) {
+            p[2 + expDigits + i] = w;
+            w /= base;
+        }
+        return p;
+    }
+
     @Override
     public double tokenValue(int token) {
         Checks.inRange("token", token, 0, vocab - 1);
@@ -208,11 +230,11 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
     /** Whether {@code tok} may follow the (mask-following) prefix at position pos. */
     private boolean isAllowed(int pos, int[] prefix, int tok) {
         if (pos == 0) {
-            return tok >= base && tok < vocab;
+            return tok >= base && tok < vocab && (tok != minus || config.negatives());
         }
         boolean special = config.specialTokens() && prefix[0] >= nan;
         if (pos == 1) {
-            return special ? tok == plus : (tok == plus || tok == minus);
+            return special ? tok == plus : (tok == plus || tok == minus && sig.minExponent() < 0);
         }
         if (tok >= base) {
             return false;
@@ -337,6 +359,7 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
      * @throws IllegalArgumentException if prefix is null or too short, length is outside [0, T], or the prefix does
      *                                  not follow the masks
      */
+    @Override
     public Interval prefixRange(int[] prefix, int length) {
         checkPrefix(prefix, length);
         int[] seq = Arrays.copyOf(prefix, sequenceLength());
@@ -347,6 +370,18 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
             }
         }
         return rangeFrom(seq, length);
+    }
+
+    /** @return true: see {@link #prefixRange} */
+    @Override
+    public boolean hasPrefixRanges() {
+        return true;
+    }
+
+    /** @return {@link #zeroSequence()}, the one sequence {@link #prefixRange} leaves out */
+    @Override
+    public int[] detachedSequence() {
+        return zeroSequence();
     }
 
     private Interval rangeFrom(int[] seq, int length) {

@@ -6,7 +6,7 @@
  *   <li>{@link io.regheads.tokenizers.NormalizedTokenizer}: base-B digits of y in [0, 1] (K digits, decode to the
  *       bin centre).</li>
  *   <li>{@link io.regheads.tokenizers.UnnormalizedTokenizer}: sign, exponent sign, E exponent digits, M mantissa
- *       digits; exact round-to-nearest via {@link io.regheads.tokenizers.SignificantDigits}.</li>
+ *       digits; exact round-to-nearest (correctly rounded significant digits).</li>
  *   <li>{@link io.regheads.tokenizers.HammingTokenizer}: K-bit strings ordered by number of ones, then value.</li>
  *   <li>{@link io.regheads.tokenizers.RepeatedTokenizer}: r-fold repetition with hard and soft majority votes.</li>
  * </ul>

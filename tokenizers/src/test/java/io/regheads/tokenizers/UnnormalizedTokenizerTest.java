@@ -2,6 +2,7 @@ package io.regheads.tokenizers;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -145,6 +146,46 @@ class UnnormalizedTokenizerTest {
         assertEquals(1e-9, tok.decode(tok.encode(0.99e-9)), 0.0);
     }
 
+    /**
+     * A range fitted to targets: exponents of the rounded non-zero targets (margin added, 0 included), negatives only
+     * if a target is negative; the masks forbid the rest; values beyond clamp, negatives without the sign encode as
+     * zero (outside the zero cell, so a decoder gives them no density).
+     */
+    @Test
+    void fittedRangeMasksUnseenExponentsAndSigns() {
+        UnnormalizedConfig wide = new UnnormalizedConfig(10, 1, 3, false);
+        assertEquals(-9, wide.minExponent());
+        assertEquals(9, wide.maxExponent());
+        assertTrue(wide.negatives());
+        UnnormalizedConfig airfoil = wide.fittedTo(new double[] {103.4, 140.9, 120, Double.NaN}, 0);
+        assertEquals(new UnnormalizedConfig(10, 1, 3, false, 0, 2, false), airfoil);
+        assertEquals(new UnnormalizedConfig(10, 1, 3, false, -1, 3, false), wide.fittedTo(new double[] {103.4, 140.9}, 1));
+        // 9.9996 rounds to 10.0 (exponent 1); -0.02 has exponent -2; zero is ignored
+        assertEquals(new UnnormalizedConfig(10, 1, 3, false, -2, 1, true),
+                wide.fittedTo(new double[] {-0.02, 9.9996, 0.0}, 0));
+        assertEquals(-9, wide.fittedTo(new double[] {2e-9}, 3).minExponent()); // clipped to the widest range
+        assertEquals(-3, wide.fittedTo(new double[] {1e-30}, 3).minExponent()); // rounds to zero: ignored
+        UnnormalizedTokenizer tok = new UnnormalizedTokenizer(airfoil);
+        int plus = tok.plusToken();
+        int minus = tok.minusToken();
+        assertFalse(tok.allowed(0, new int[0])[minus]);
+        assertTrue(tok.allowed(0, new int[0])[plus]);
+        assertFalse(tok.allowed(1, new int[] {plus})[minus]); // eMin = 0: no negative exponents
+        boolean[] e1 = tok.allowed(2, new int[] {plus, plus});
+        assertTrue(e1[0] && e1[1] && e1[2] && !e1[3] && !e1[9]);
+        assertEquals(999.0, tok.decode(tok.encode(5e4)), 0.0); // overflow clamps to 9.99e2
+        assertEquals(0.0, tok.decode(tok.encode(-3.0)), 0.0);
+        assertFalse(tok.interval(tok.encode(-3.0)).contains(-3.0));
+        assertEquals(0.0, tok.decode(tok.encode(0.4)), 0.0); // below B^0 / 2 flushes to zero
+        assertEquals(1.0, tok.decode(tok.encode(0.6)), 0.0);
+        // the lowest exponent's first cell reaches down to the flush boundary B^0 / 2
+        assertEquals(new Interval(0.5, 9.995), tok.prefixRange(new int[] {plus, plus, 0}, 3));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedConfig(10, 1, 3, false, 1, 2, true));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedConfig(10, 1, 3, false, -10, 2, true));
+        assertThrows(IllegalArgumentException.class, () -> wide.fittedTo(new double[] {Double.NaN}, 0));
+        assertThrows(IllegalArgumentException.class, () -> wide.fittedTo(new double[] {1}, -1));
+    }
+
     static Stream<Arguments> configs() {
         return Stream.of(
                 Arguments.of(new UnnormalizedConfig(10, 3, 4, false)),
@@ -285,13 +326,16 @@ class UnnormalizedTokenizerTest {
     @Test
     void everyMaskFollowingSequenceDecodesAndReEncodesToItself() {
         for (UnnormalizedConfig c : List.of(new UnnormalizedConfig(3, 1, 2, false), new UnnormalizedConfig(3, 1, 2,
-                true), new UnnormalizedConfig(10, 1, 2, false), new UnnormalizedConfig(2, 2, 3, false))) {
+                true), new UnnormalizedConfig(10, 1, 2, false), new UnnormalizedConfig(2, 2, 3, false),
+                new UnnormalizedConfig(10, 1, 2, false).withRange(-2, 1, false),
+                new UnnormalizedConfig(2, 2, 3, true).withRange(0, 2, true))) {
             UnnormalizedTokenizer tok = new UnnormalizedTokenizer(c);
             List<int[]> all = enumerate(tok);
             // count by hand: zero + 2 signs * (exponents 0..eMax and 1..-eMin) * (B-1) B^(M-1) mantissas (+3 specials)
             long exps = tok.digits().maxExponent() + 1L - tok.digits().minExponent();
             long mants = (long) (c.base() - 1) * (long) Math.pow(c.base(), c.mantissaDigits() - 1);
-            assertEquals(1 + 2 * exps * mants + (c.specialTokens() ? 3 : 0), all.size(), c.toString());
+            assertEquals(1 + (c.negatives() ? 2 : 1) * exps * mants + (c.specialTokens() ? 3 : 0), all.size(),
+                    c.toString());
             List<Interval> cells = new ArrayList<>();
             for (int[] t : all) {
                 double d = tok.decode(t);
@@ -321,7 +365,8 @@ class UnnormalizedTokenizerTest {
     void prefixRangesEqualTheUnionOfTheCompletionCells() {
         for (UnnormalizedConfig c : List.of(new UnnormalizedConfig(3, 1, 2, false), new UnnormalizedConfig(3, 1, 2,
                 true), new UnnormalizedConfig(2, 2, 3, false), new UnnormalizedConfig(4, 1, 1, false),
-                new UnnormalizedConfig(10, 1, 2, false))) {
+                new UnnormalizedConfig(10, 1, 2, false), new UnnormalizedConfig(10, 1, 2, false).withRange(-2, 1, false),
+                new UnnormalizedConfig(2, 2, 3, true).withRange(0, 2, true))) {
             UnnormalizedTokenizer tok = new UnnormalizedTokenizer(c);
             List<int[]> all = enumerate(tok);
             int t = tok.sequenceLength();
@@ -355,7 +400,7 @@ class UnnormalizedTokenizerTest {
                         assertEquals(null, r, c + " prefix " + e.getKey());
                         continue;
                     }
-                    if (len == 0) { // the root: the zero cell sits between the negative and positive values
+                    if (len == 0 && c.negatives()) { // the root: the zero cell sits between the negative and positive values
                         cells.add(tok.interval(zero));
                     }
                     cells.sort(Comparator.comparingDouble(Interval::lo));

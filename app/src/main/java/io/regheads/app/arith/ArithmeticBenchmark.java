@@ -1,7 +1,7 @@
 package io.regheads.app.arith;
 
 import io.regheads.core.data.Dataset;
-import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.nn.TransformerBlock;
@@ -288,12 +288,14 @@ public final class ArithmeticBenchmark {
             for (double y : yTrain) {
                 var += (y - mean) * (y - mean) / yTrain.length;
             }
-            RegressionHead head = new XValHead(XValHead.Config.of(c.width(), c.seed() + 1), DataType.FLOAT);
-            return new SequenceModel(enc, head, Losses.ce(), mean, Math.sqrt(var) > 0 ? Math.sqrt(var) : 1.0);
+            XValHead head = new XValHead(XValHead.Config.of(c.width(), c.seed() + 1), DataType.FLOAT);
+            // the xVal head's prediction (its mean)
+            return new SequenceModel(enc, head, Losses.ce(), mean, Math.sqrt(var) > 0 ? Math.sqrt(var) : 1.0,
+                    PointEstimate.MEAN);
         }
         UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(10, 1, c.task() == Task.EXPRESSIONS ? 3 : 8);
         DecoderHead head = new DecoderHead(new DecoderConfig(tok, c.width(), block, 1, c.seed() + 1), DataType.FLOAT);
-        return new SequenceModel(enc, head, loss(c, v), 0, 1);
+        return new SequenceModel(enc, head, loss(c, v), 0, 1, PointEstimate.GREEDY); // greedy decoding
     }
 
     /** The training loss of a token variant. */

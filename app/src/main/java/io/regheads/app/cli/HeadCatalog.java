@@ -1,7 +1,13 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +21,8 @@ import java.util.function.Supplier;
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
  * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
- * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median). A new {@link HeadSpec}
+ * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
+ * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE). A new head ({@link HeadSpec})
  * variant joins {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link
  * #standard()}); nothing else names heads. {@link #grid(String)} gives a head's selection grid for {@code uci
  * --protocol paper} (three points of each of the decoding paper's sweeps; the preset alone for pointwise).
@@ -69,35 +76,38 @@ public final class HeadCatalog {
     /**
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
      * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
-     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction).
+     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
+     * the default encoder's width, as the xVal paper sets it; point head).
      */
     public static HeadCatalog standard() {
         HeadCatalog c = new HeadCatalog();
         c.register(new Preset("pointwise", "MLP -> one value; Gaussian with sigma = train RMSE", null,
-                () -> new HeadSpec.Pointwise(false)));
+                () -> new PointwiseSpec(false)));
         c.register(new Preset("histogram", "Riemann histogram, 100 equal bins on [0,1]", "Riemann",
-                () -> new HeadSpec.Histogram(100, false)));
+                () -> new HistogramSpec(100, false)));
         c.register(new Preset("mdn", "Gaussian mixture density, 10 components", "MDN",
-                () -> new HeadSpec.Mixture(10)));
+                () -> new MixtureSpec(10)));
         c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
-                "Normalized decoder", () -> HeadSpec.Decoder.small(10, 3)));
+                "Normalized decoder", () -> DecoderSpec.small(10, 3)));
         c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder, base 10, E 1, M 3, 1 block "
                 + "(d 32, 1 head); point = median", "Unnormalized decoder",
-                () -> HeadSpec.UnnormalizedDecoder.small(10, 1, 3)));
+                () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
+        c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
+                + "held-out RMSE", null, () -> new XValSpec(256, false)));
         // the selection grids of `uci --protocol paper`: three points of each of the paper's sweeps (appendix D)
-        c.grid("histogram", List.of(new Variant("bins=16", () -> new HeadSpec.Histogram(16, false)),
-                new Variant("bins=64", () -> new HeadSpec.Histogram(64, false)),
-                new Variant("bins=256", () -> new HeadSpec.Histogram(256, false))));
-        c.grid("mdn", List.of(new Variant("M=1", () -> new HeadSpec.Mixture(1)),
-                new Variant("M=5", () -> new HeadSpec.Mixture(5)),
-                new Variant("M=20", () -> new HeadSpec.Mixture(20))));
-        c.grid("decoder", List.of(new Variant("B=2,K=4", () -> HeadSpec.Decoder.small(2, 4)),
-                new Variant("B=2,K=8", () -> HeadSpec.Decoder.small(2, 8)),
-                new Variant("B=8,K=4", () -> HeadSpec.Decoder.small(8, 4))));
+        c.grid("histogram", List.of(new Variant("bins=16", () -> new HistogramSpec(16, false)),
+                new Variant("bins=64", () -> new HistogramSpec(64, false)),
+                new Variant("bins=256", () -> new HistogramSpec(256, false))));
+        c.grid("mdn", List.of(new Variant("M=1", () -> new MixtureSpec(1)),
+                new Variant("M=5", () -> new MixtureSpec(5)),
+                new Variant("M=20", () -> new MixtureSpec(20))));
+        c.grid("decoder", List.of(new Variant("B=2,K=4", () -> DecoderSpec.small(2, 4)),
+                new Variant("B=2,K=8", () -> DecoderSpec.small(2, 8)),
+                new Variant("B=8,K=4", () -> DecoderSpec.small(8, 4))));
         c.grid("unnormalized-decoder", List.of(
-                new Variant("B=4,E=4,M=2", () -> HeadSpec.UnnormalizedDecoder.small(4, 4, 2)),
-                new Variant("B=8,E=2,M=4", () -> HeadSpec.UnnormalizedDecoder.small(8, 2, 4)),
-                new Variant("B=10,E=1,M=4", () -> HeadSpec.UnnormalizedDecoder.small(10, 1, 4))));
+                new Variant("B=4,E=4,M=2", () -> UnnormalizedDecoderSpec.small(4, 4, 2)),
+                new Variant("B=8,E=2,M=4", () -> UnnormalizedDecoderSpec.small(8, 2, 4)),
+                new Variant("B=10,E=1,M=4", () -> UnnormalizedDecoderSpec.small(10, 1, 4))));
         return c;
     }
 

@@ -4,6 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Calibration;
 import io.regheads.core.metrics.Metrics;
@@ -11,7 +12,6 @@ import io.regheads.core.nn.Arena;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.model.HeadSpec;
 import io.regheads.heads.model.LossSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
@@ -27,7 +27,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *   <li>{@code nll01}: mean negative log density of {@code y01 = (y - min_train) / (max_train - min_train)}, with
  *       y01 clipped into [0, 1 - 1e-7] first (as the PyTorch peer does) so that test targets outside the training
  *       range do not give an infinite NLL for the bounded histogram head; {@code clipped} counts those rows;</li>
- *   <li>{@code rmse}: root mean squared error of the head's point prediction ({@link HeadSpec#point}: the predictive
+ *   <li>{@code rmse}: root mean squared error of the head's point prediction ({@link RegressionModel#predictPoint}: the predictive
  *       mean, or the tree-walk median for the unnormalized decoder), original units;</li>
  *   <li>{@code kendallTau}: Kendall's tau-b between the point prediction and y (NaN if either is constant);</li>
  *   <li>{@code crps}: mean CRPS in original units from a grid of {@link #CRPS_LEVELS} quantiles per row
@@ -68,7 +68,7 @@ public final class HeadRun {
      * @param stopReason   why training stopped
      * @param y            test targets, original units
      * @param pointName    "mean" or "median": which point prediction {@code point} holds
-     * @param point        point predictions ({@link HeadSpec#point})
+     * @param point        point predictions ({@link RegressionModel#predictPoint})
      * @param lower        5% quantiles
      * @param upper        95% quantiles
      * @param pit          PIT values F(y)
@@ -82,6 +82,37 @@ public final class HeadRun {
         /** PIT histogram over {@link #PIT_BINS} equal bins. */
         public int[] pitHistogram() {
             return Calibration.pitHistogram(pit, PIT_BINS);
+        }
+    }
+
+    /**
+     * A head that did not train on a fold: training diverged or left an unusable model ({@link
+     * TrainingResult#failed()}). The commands print it as a failed row and go on with the other heads; their exit
+     * code is then {@link Regheads#EXIT_HEAD_FAILED}. Not bad input: the same data may train with other settings.
+     */
+    static final class FailedRun extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String head;
+        final String loss;
+        final int fold;
+        final transient TrainingResult result;
+
+        FailedRun(String head, String loss, int fold, String label, TrainingResult result) {
+            super(head + " on fold " + fold + " of " + label + ": " + result.message());
+            this.head = head;
+            this.loss = loss;
+            this.fold = fold;
+            this.result = result;
+        }
+
+        /** DIVERGED or FAILED. */
+        String stopReason() {
+            return result.stopReason().name();
+        }
+
+        /** The trainer's one-line account (what, where, what to try). */
+        String reason() {
+            return result.message();
         }
     }
 
@@ -176,6 +207,7 @@ public final class HeadRun {
      * @param trainer       trainer settings (seed, epochs, learning rate, early stopping)
      * @param progress      training progress sink
      * @throws IllegalArgumentException if the fold is out of range or the training or test fold is too small
+     * @throws FailedRun                if training diverged or left an unusable model
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
@@ -201,7 +233,9 @@ public final class HeadRun {
         ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer);
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
-        Checks.require(!tr.diverged(), "%s on fold %d of %s: %s", preset.name(), fold, input.label(), tr.message());
+        if (tr.failed()) {
+            throw new FailedRun(preset.name(), loss.loss(), fold, input.label(), tr);
+        }
 
         double[][] x = test.x();
         double[] y = test.y();
@@ -217,7 +251,7 @@ public final class HeadRun {
         }
         double nll01 = Metrics.meanNll(model.predictUnit(x).logDensity(y01));
         PredictiveDistribution d = model.predict(x);
-        double[] point = spec.point(d);
+        double[] point = model.predictPoint(x);
         double rmse = Math.sqrt(Metrics.mse(point, y));
         // tau is undefined (NaN, null in JSON) when the point predictions or the test targets are all equal
         double tau = isConstant(point) || isConstant(y) ? Double.NaN : Metrics.kendallTau(point, y);
@@ -228,7 +262,7 @@ public final class HeadRun {
         double[] pit = Calibration.pit(d, y);
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
-                spec.pointEstimate().name().toLowerCase(java.util.Locale.ROOT), point,
+                spec.pointEstimate().label(), point,
                 lower, upper, pit, model);
     }
 }

@@ -19,7 +19,7 @@ import org.apache.commons.rng.simple.RandomSource;
  * non-constant target) and split.
  *
  * <p>Sources: the embedded default (UCI airfoil self-noise, 1503 rows, 5 features, CC BY 4.0, with its fold file
- * from ../shared/datasets; citation in NOTICE), a CSV with a fold file (one fold number per row, as
+ * from the repository's datasets/ folder; citation in NOTICE), a CSV with a fold file (one fold number per row, as
  * {@code splits/<name>/fold.txt}), or a plain CSV split at random into {@link #RANDOM_FOLDS} folds: the rows are
  * shuffled with the seed (commons-rng XO_RO_SHI_RO_128_PP) and row at shuffled position p goes to fold {@code p mod
  * 10}, so the folds differ in size by at most one row.
@@ -58,17 +58,24 @@ public record InputData(String label, Dataset data, Folds folds, String splitSou
         }
     }
 
+    /** As {@link #csv(Path, String, Path, long, Character)} with the delimiter detected. */
+    public static InputData csv(Path file, String target, Path foldFile, long seed) {
+        return csv(file, target, foldFile, seed, null);
+    }
+
     /**
-     * A CSV file (header row, numeric cells) with the target {@code target} ({@code null}: last column), split by
+     * A CSV file (header row, numeric cells; read by {@link CsvLoader}: quoted cells, an Excel byte-order mark and
+     * semicolon or tab delimiters are fine) with the target {@code target} ({@code null}: last column), split by
      * {@code foldFile} when given, else at random with {@code seed}.
      *
+     * @param delimiter the cell delimiter, or null to detect it from the header line
      * @throws IllegalArgumentException if the file is missing, malformed, too small, has a constant target, or the
      *                                  fold file does not match
      */
-    public static InputData csv(Path file, String target, Path foldFile, long seed) {
+    public static InputData csv(Path file, String target, Path foldFile, long seed, Character delimiter) {
         Checks.notNull("file", file);
         Checks.require(Files.isRegularFile(file), "--data: file not found: %s", file);
-        Dataset d = CsvLoader.load(file, target);
+        Dataset d = CsvLoader.load(file, target, delimiter);
         String name = file.getFileName().toString().replaceFirst("(?i)\\.csv$", "");
         check(d, name);
         if (foldFile != null) {
@@ -95,6 +102,24 @@ public record InputData(String label, Dataset data, Folds folds, String splitSou
         Checks.require(hi > lo, "%s: target '%s' is constant (every row is %s); there is nothing to regress", label,
                 d.targetName(), lo);
         return d;
+    }
+
+    /**
+     * The {@code --delimiter} value as a character: one character as is, {@code tab} or {@code \t} for a tab;
+     * null stays null (detect).
+     *
+     * @throws IllegalArgumentException for anything else, naming the option
+     */
+    public static Character parseDelimiter(String value) {
+        if (value == null) {
+            return null;
+        }
+        if (value.equalsIgnoreCase("tab") || value.equals("\\t")) {
+            return '\t';
+        }
+        Checks.require(value.length() == 1 && value.charAt(0) != '"',
+                "--delimiter must be one character other than a double quote, or 'tab', got '%s'", value);
+        return value.charAt(0);
     }
 
     /** Fold of every row for a seeded random split into {@link #RANDOM_FOLDS} folds (sizes differ by <= 1). */

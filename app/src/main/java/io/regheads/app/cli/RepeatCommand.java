@@ -2,7 +2,6 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
@@ -158,7 +157,7 @@ final class RepeatCommand implements Callable<Integer> {
         public double trainStep(INDArray x, double[] y, Arena arena) {
             MlpEncoder.Cache ec = encoder.forward(x, arena);
             Targets t = head.targets(y);
-            RegressionHead.Forward fw = head.forward(ec.output(), t, arena);
+            var fw = head.forward(ec.output(), t, arena);
             HeadOutput g = fw.output().zerosLike(arena);
             double value = loss.accumulate(fw.output(), t, 1.0, g, new double[y.length]);
             encoder.backwardParams(ec, head.backward(fw, g, arena), arena);
@@ -169,7 +168,7 @@ final class RepeatCommand implements Callable<Integer> {
         public double evaluate(INDArray x, double[] y, Arena arena) {
             MlpEncoder.Cache ec = encoder.forward(x, arena);
             Targets t = head.targets(y);
-            RegressionHead.Forward fw = head.forward(ec.output(), t, arena);
+            var fw = head.forward(ec.output(), t, arena);
             return loss.accumulate(fw.output(), t, 1.0, fw.output().zerosLike(arena), new double[y.length]);
         }
 
@@ -230,7 +229,7 @@ final class RepeatCommand implements Callable<Integer> {
             System.err.printf(Locale.ROOT, "training r=%d (%d tokens per target)%n", r, tok.sequenceLength());
             Dataset scaled = train.withX(standardised(train.x()));
             TrainingResult tr = new Trainer(tc).fit(m, scaled);
-            Checks.require(!tr.diverged(), "training with r=%d diverged: %s", r, tr.message());
+            tr.requireConverged(); // a failure ends the command with exit code 1 and the trainer's message
             DecoderDistribution d = head.distribution(enc.forward(xTest, Arena.none()).output());
             double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
                     DecoderDistribution.Sampling.plain());

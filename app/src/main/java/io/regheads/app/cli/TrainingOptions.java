@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  */
 final class TrainingOptions {
     @Option(names = "--heads", paramLabel = "LIST",
-            description = "Comma-separated heads to train (default: all: pointwise, histogram, mdn, decoder, unnormalized-decoder).")
+            description = "Comma-separated heads to train (default: all: pointwise, histogram, mdn, decoder, unnormalized-decoder, xval).")
     String heads;
 
     @Option(names = "--loss", paramLabel = "EXPR",

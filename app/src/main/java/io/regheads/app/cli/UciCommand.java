@@ -1,5 +1,6 @@
 package io.regheads.app.cli;
 
+import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Folds;
 import io.regheads.core.internal.Checks;
@@ -31,9 +32,11 @@ import picocli.CommandLine.Option;
  * {@code splits/<name>/fold.txt}.
  *
  * <p>The work is a list of independent fits ({@link #plan}: one {@link UciTask} per data set, fold, head and grid
- * variant), each a pure function ({@link UciFit#run}) giving a {@link UciResult}; this command runs them one after
- * the other, appends each result to the results file as soon as it is done (a rerun skips the tasks the file already
- * holds), prints a progress line, and rewrites the markdown report ({@link UciReport}) after every data set.
+ * variant), each a pure function ({@link UciFit#run}) giving a {@link UciResult}. A {@link TaskRunner} runs them
+ * ({@link UciFits}): one after the other in this JVM, or as Spark tasks with {@code --spark}. Each result is appended
+ * to the results file as soon as the runner hands it over (sequentially: as each fit ends; with Spark: when the
+ * batch is collected), a rerun skips the tasks the file already holds, a progress line goes to stderr, and the
+ * markdown report ({@link UciReport}) is rewritten after every data set.
  *
  * <p>Protocols: {@code preset} trains each head's catalog preset with the given trainer (default lr 1e-4, the
  * paper's); {@code paper} trains every point of each head's selection grid ({@link HeadCatalog#grid(String)}) with
@@ -63,9 +66,10 @@ final class UciCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"--data-dir", "--datasets-dir"}, paramLabel = "DIR", defaultValue = "datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}, the "
-                    + "repository's data sets when run from its root).")
+    @Option(names = {"--datasets-dir", "--data-dir"}, paramLabel = "DIR",
+            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: the repository's datasets/ "
+                    + "folder: -D" + DatasetsDir.PROPERTY + ", as ./regheads sets it, else the first datasets/ "
+                    + "folder with splits/ from the working directory upwards).")
     Path dataDir;
 
     @Option(names = "--datasets", paramLabel = "LIST", description = "Comma-separated data set names (default: every "
@@ -104,8 +108,15 @@ final class UciCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the run's per-fit results as JSON on stdout instead of the report.")
     boolean json;
 
-    @Option(names = "--quiet", description = "No progress lines on stderr.")
+    @Option(names = "--quiet", description = "No progress lines on stderr (failed fits are always reported).")
     boolean quiet;
+
+    @Option(names = "--spark", arity = "0..1", fallbackValue = "", paramLabel = "MASTER",
+            description = {"Run the fits as Spark tasks (needs the regheads-spark module and Spark on the class path; "
+                    + "see docs/spark.md): a master URL such as local[2], or no value for the master spark-submit "
+                    + "sets. Same figures as without it when the ND4J thread settings are the same; results reach "
+                    + "the results file when the run's fits are collected, not one by one."})
+    String spark;
 
     @Override
     public Integer call() {
@@ -117,6 +128,7 @@ final class UciCommand implements Callable<Integer> {
         HeadRun.checkLoss(training.loss);
         TrainerConfig trainer = training.trainer(proto == Protocol.PAPER
                 ? TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE) : TrainerConfig.paper());
+        Path dataDir = this.dataDir != null ? this.dataDir : DatasetsDir.locate();
         List<String> names = datasetNames(dataDir, datasets);
         // load everything first, so a bad name, file or fold list fails before any training
         Map<String, InputData> inputs = new LinkedHashMap<>();
@@ -150,23 +162,35 @@ final class UciCommand implements Callable<Integer> {
                     tasks.size() - todo.size(), resultsFile, todo.size());
             err.flush();
         }
-        long started = System.nanoTime();
-        for (int i = 0; i < todo.size(); i++) {
-            UciTask t = todo.get(i);
-            UciResult r = UciFit.run(t, inputs.get(t.dataset()), catalog);
-            store.append(r);
-            if (!quiet) {
-                err.println(progress(i + 1, todo.size(), r, (System.nanoTime() - started) * 1e-9));
-                err.flush();
-            }
-            boolean lastOfDataset = i + 1 == todo.size() || !todo.get(i + 1).dataset().equals(t.dataset());
-            if (lastOfDataset) {
-                write(out, header + UciReport.markdown(names, presets, grids, foldLists, runResults(store, tasks)));
+        if (!todo.isEmpty()) {
+            List<InputData> needed = todo.stream().map(UciTask::dataset).distinct().map(inputs::get).toList();
+            List<UciFits.Fit> fits = todo.stream().map(UciFits.Fit::of).toList();
+            long started = System.nanoTime();
+            int[] done = {0};
+            try (TaskRunner runner = spark == null ? TaskRunner.sequential() : TaskRunner.open("spark", spark)) {
+                if (!quiet) {
+                    err.println("regheads uci: runner " + runner.describe());
+                    err.flush();
+                }
+                runner.run(fits, new UciFits.Function(needed), r -> {
+                    store.append(r); // at once: an interrupted run keeps every fit handed over so far
+                    int i = done[0]++;
+                    if (!quiet || !r.ok()) {
+                        err.println(progress(i + 1, todo.size(), r, (System.nanoTime() - started) * 1e-9));
+                        err.flush();
+                    }
+                    boolean lastOfDataset = i + 1 == todo.size() || !todo.get(i + 1).dataset().equals(r.dataset());
+                    if (lastOfDataset) {
+                        write(out, header + UciReport.markdown(names, presets, grids, foldLists,
+                                runResults(store, tasks)));
+                    }
+                });
             }
         }
         List<UciResult> mine = runResults(store, tasks);
         String md = header + UciReport.markdown(names, presets, grids, foldLists, mine);
         write(out, md);
+        long failed = mine.stream().filter(r -> !r.ok()).count();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("command", command);
@@ -178,9 +202,13 @@ final class UciCommand implements Callable<Integer> {
         } else {
             o.print(md);
             o.println("report written to " + out + ", results in " + resultsFile);
+            if (failed > 0) {
+                o.printf(Locale.ROOT, "%d fits FAILED (exit code %d): see the report's failure list; the tables "
+                        + "leave them out%n", failed, Regheads.EXIT_HEAD_FAILED);
+            }
         }
         o.flush();
-        return 0;
+        return failed == 0 ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
     }
 
     /**

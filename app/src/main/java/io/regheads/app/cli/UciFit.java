@@ -4,6 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
@@ -12,7 +13,6 @@ import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.model.HeadSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.lang.management.ManagementFactory;
@@ -92,8 +92,9 @@ final class UciFit {
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train);
         double trainSeconds = tr.wallTime().toNanos() * 1e-9;
-        if (tr.diverged()) {
-            return UciResult.failed(task, tr.message(), trainSeconds, load());
+        if (tr.failed()) { // diverged, or left an unusable model
+            return UciResult.failed(task, tr.stopReason() + ": " + tr.message().replace('\n', ' '), trainSeconds,
+                    load());
         }
         long evalStart = System.nanoTime();
         // the rows the trainer validated on: its split depends only on the row count and the seed
@@ -155,7 +156,7 @@ final class UciFit {
                     Double.NaN);
         }
         double crps = HeadRun.crpsQuantileGrid(d, y01, HeadRun.CRPS_LEVELS);
-        double rmse = Math.sqrt(Metrics.mse(spec.point(d), y01));
+        double rmse = Math.sqrt(Metrics.mse(model.yScaler().transform(model.predictPoint(x)), y01));
         return new Measured(paper, paperUnmasked, fair, positions, clipped, spikes, resolution, crps, rmse);
     }
 

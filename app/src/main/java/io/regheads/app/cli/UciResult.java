@@ -49,7 +49,8 @@ public record UciResult(String dataset, int fold, String head, String variant, S
         String message, int trainRows, int validationRows, int testRows, int distinctTrainY, int positions,
         double paper, double paperUnmasked, double fair, int clipped, int spikeRows, double resolution, double crps,
         double rmse, double valPaper, double valFair, double valResolution, int epochs, int bestEpoch, String stopReason, double trainSeconds,
-        double evalSeconds, double load) {
+        double evalSeconds, double load) implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
 
     /** Status of a fit that gave its figures. */
     public static final String OK = "ok";

@@ -3,6 +3,7 @@ package io.regheads.app.peer;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
@@ -11,9 +12,12 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.decoder.DecoderDistribution;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -27,12 +31,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * test NLL in y01 units, and predictions per second as the peer times them (x of the 2048 test rows to their means,
  * median of 30 calls after 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
  *
- * <p>Setup as {@code ../shared/peer/heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
+ * <p>Setup as the peer's script {@code heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
  * sigma^2 = train MSE; test y01 clipped into [0, 1 - 1e-7] as the peer does.
  *
- * <p>Usage: {@code PeerComparison [--micro-only] [peerDir] [heads]}, e.g. {@code ../shared/peer
- * pointwise,histogram,mdn}; {@code --micro-only} times the training step of each head and nothing else (as the
+ * <p>Usage: {@code PeerComparison [--micro-only] PEER_DIR [heads]}, e.g. {@code /path/to/peer
+ * pointwise,histogram,mdn}: {@code PEER_DIR} (required) is the peer's folder holding
+ * {@code heads_ref_data_{train,test}.csv.gz}, which is not part of this repository; {@code --micro-only} times the training step of each head and nothing else (as the
  * peer's flag of that name).
  */
 public final class PeerComparison {
@@ -45,7 +50,12 @@ public final class PeerComparison {
     public static void main(String[] args) {
         boolean microOnly = Arrays.asList(args).contains("--micro-only");
         args = Arrays.stream(args).filter(a -> !a.equals("--micro-only")).toArray(String[]::new);
-        Path dir = Path.of(args.length > 0 ? args[0] : "../shared/peer");
+        if (args.length == 0) {
+            System.err.println("usage: PeerComparison [--micro-only] PEER_DIR [heads], PEER_DIR holding the PyTorch "
+                    + "peer's heads_ref_data_{train,test}.csv.gz; heads: pointwise,histogram,mdn (default) or decoder");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]);
         List<String> heads = Arrays.asList((args.length > 1 ? args[1] : "pointwise,histogram,mdn").split(","));
         PeerData train = PeerData.read(dir.resolve("heads_ref_data_train.csv.gz"));
         if (microOnly) { // the peer's --micro-only: one training step per head, nothing else
@@ -69,17 +79,17 @@ public final class PeerComparison {
 
     static HeadSpec spec(String name) {
         return switch (name) {
-            case "pointwise" -> new HeadSpec.Pointwise(false);
-            case "histogram" -> new HeadSpec.Histogram(256, false);
-            case "mdn" -> new HeadSpec.Mixture(10);
-            case "decoder" -> HeadSpec.Decoder.peer(); // ReLU MLP, as the peer's block
+            case "pointwise" -> new PointwiseSpec(false);
+            case "histogram" -> new HistogramSpec(256, false);
+            case "mdn" -> new MixtureSpec(10);
+            case "decoder" -> DecoderSpec.referenceSetup(); // ReLU MLP, as the peer's block
             default -> throw new IllegalArgumentException("head must be pointwise, histogram, mdn or decoder, got " + name);
         };
     }
 
     /** The peer's configuration for a head. */
     public static ModelConfig config(HeadSpec head) {
-        return ModelConfig.peer(head);
+        return ModelConfig.referenceSetup(head);
     }
 
     public static Row run(HeadSpec head, PeerData train, PeerData test) {
@@ -95,7 +105,7 @@ public final class PeerComparison {
         // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
         double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         double[] y01 = test.y01();
-        if (head instanceof HeadSpec.Decoder) {
+        if (head instanceof DecoderSpec) {
             return decoder(m, head, tr, msPerStep, secondsPerEpoch, test);
         }
         // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean)

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The PyTorch peer's exact data ({@code ../shared/peer/heads_ref_data_{train,test}.csv.gz}: 8 features, then y,
+ * The PyTorch peer's exact data (its files {@code heads_ref_data_{train,test}.csv.gz}: 8 features, then y,
  * then the peer's y01 = (y - train min) / (train max - train min) clipped into [0, 1 - 1e-7]).
  *
  * @param data features and raw y

@@ -99,7 +99,7 @@ class CompareCommandTest {
         assertEquals(0, r.exit(), r.err());
         String json = r.out().strip();
         assertTrue(json.startsWith("{\"command\":\"compare\",\"dataset\":\"lin\",\"rows\":60,\"features\":2"), json);
-        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder"}) {
+        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"}) {
             for (int k = 0; k < 2; k++) {
                 assertTrue(json.contains("{\"head\":\"" + head + "\""), head);
                 for (String kind : new String[] {"intervals", "pit"}) {
@@ -111,11 +111,11 @@ class CompareCommandTest {
                 }
             }
         }
-        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 5 heads x 2 folds
-        assertEquals(10, count(json, "\"testRows\":6"));
-        assertEquals(10, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
+        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 6 heads x 2 folds
+        assertEquals(12, count(json, "\"testRows\":6"));
+        assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
         assertEquals(2, count(json, "\"pointEstimate\":\"median\""), "the unnormalized decoder reports its median");
-        assertEquals(8, count(json, "\"pointEstimate\":\"mean\""));
+        assertEquals(10, count(json, "\"pointEstimate\":\"mean\""));
         assertTrue(json.contains("\"notes\":[]"), json);
         assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
     }
@@ -160,7 +160,8 @@ class CompareCommandTest {
 
     @Test
     void targetWithoutDataIsRejected() {
-        assertOneLineError(CliTestSupport.run("compare", "--target", "y"), "--target and --split need --data");
+        assertOneLineError(CliTestSupport.run("compare", "--target", "y"),
+                "--target, --split and --delimiter need --data");
     }
 
     private static int count(String s, String part) {

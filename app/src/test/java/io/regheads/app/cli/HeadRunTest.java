@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.CsvLoader;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -83,21 +86,21 @@ class HeadRunTest {
     void everyCurrentHeadTakesTheRequestedLoss() {
         // CrossEntropy javadoc: on a Scalar output CE is the squared error; NTL-WAS is |yHat - y| (NumberTokenLoss)
         for (String loss : new String[] {"ce", "ce+0.3*ntl-was", "ntl-was-cdf", "gce:0.5"}) {
-            for (HeadSpec spec : new HeadSpec[] {new HeadSpec.Pointwise(false), new HeadSpec.Histogram(20, false),
-                    new HeadSpec.Mixture(3)}) {
+            for (HeadSpec spec : new HeadSpec[] {new PointwiseSpec(false), new HistogramSpec(20, false),
+                    new MixtureSpec(3)}) {
                 HeadRun.LossChoice c = HeadRun.chooseLoss(spec, loss, 3);
                 assertEquals(loss, c.loss(), spec.name());
                 assertEquals("", c.note(), spec.name());
             }
         }
-        assertEquals("ce", HeadRun.chooseLoss(new HeadSpec.Mixture(3), null, 3).loss());
-        assertEquals("mse", HeadRun.chooseLoss(new HeadSpec.Pointwise(false), " ", 3).loss());
+        assertEquals("ce", HeadRun.chooseLoss(new MixtureSpec(3), null, 3).loss());
+        assertEquals("mse", HeadRun.chooseLoss(new PointwiseSpec(false), " ", 3).loss());
     }
 
     @Test
     void badLossExpressionIsAnErrorNotAFallback() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> HeadRun.chooseLoss(new HeadSpec.Mixture(3), "ce+0.3*ntl-wass", 3));
+                () -> HeadRun.chooseLoss(new MixtureSpec(3), "ce+0.3*ntl-wass", 3));
         assertTrue(e.getMessage().startsWith("--loss: loss term 'ntl-wass' in 'ce+0.3*ntl-wass' is unknown"), e.getMessage());
     }
 }

@@ -14,7 +14,7 @@ class InputDataTest {
     void embeddedAirfoilHasItsShippedTenFolds() {
         InputData d = InputData.embedded();
         assertEquals("airfoil", d.label());
-        assertEquals(1503, d.data().rows()); // ../shared/datasets/manifest.json: rows 1503, features 5
+        assertEquals(1503, d.data().rows()); // datasets/manifest.json: rows 1503, features 5
         assertEquals(5, d.data().features());
         assertEquals(10, d.folds().count());
         int total = 0;

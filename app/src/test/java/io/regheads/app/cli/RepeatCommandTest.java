@@ -35,21 +35,30 @@ class RepeatCommandTest {
         }
     }
 
+    /**
+     * A trained run beats a real reference: the best constant prediction (0.5) has MSE {@code Var f = 0.35^2 / 2 =
+     * 0.06125} against f; a head that learned nothing samples about the marginal of y, whose mean of n draws has
+     * MSE {@code Var f + Var y / n} (0.092 at n = 4). Measured (seed 0, 512 rows, 40 epochs): r = 1: 0.0163 (n = 1),
+     * 0.0052 (n = 4); r = 2: 0.0210, 0.0045. Bounds: a quarter of Var f at n = 4, half of it at n = 1.
+     */
     @Test
     void commandWritesTableAndPlot() throws IOException {
         Path png = tmp.resolve("r/repeat.png");
-        CliTestSupport.Run r = CliTestSupport.run("repeat", "--repeats", "1,2", "--max-samples", "4", "--train", "64",
-                "--test", "5", "--epochs", "1", "--out", png.toString());
+        CliTestSupport.Run r = CliTestSupport.run("repeat", "--repeats", "1,2", "--max-samples", "4", "--train", "512",
+                "--test", "40", "--epochs", "40", "--out", png.toString());
         assertEquals(0, r.exit(), r.err());
         String[] lines = r.out().strip().split("\n");
         assertEquals(2 + 2 * 3 + 1, lines.length, r.out()); // setup, header, r x {1, 2, 4}, plot line
-        String[] first = lines[2].strip().split("\\s+");
-        assertEquals("1", first[0]);
-        assertEquals("1", first[1]);
-        double mse = Double.parseDouble(first[2]);
-        assertTrue(mse >= 0 && mse < 1, r.out()); // y and predictions both lie in [0, 1)
-        assertEquals("2", lines[7].strip().split("\\s+")[0]);
-        assertEquals("4", lines[7].strip().split("\\s+")[1]);
+        double varF = 0.35 * 0.35 / 2;
+        for (int block = 0; block < 2; block++) {
+            String[] one = lines[2 + 3 * block].strip().split("\\s+");
+            String[] four = lines[4 + 3 * block].strip().split("\\s+");
+            assertEquals(String.valueOf(block + 1), one[0]);
+            assertEquals("1", one[1]);
+            assertEquals("4", four[1]);
+            assertTrue(Double.parseDouble(one[2]) < varF / 2, "one sample: " + r.out());
+            assertTrue(Double.parseDouble(four[2]) < varF / 4, "mean of four: " + r.out());
+        }
         assertTrue(Files.size(png) > 1000);
     }
 

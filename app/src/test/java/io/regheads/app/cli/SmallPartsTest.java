@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,15 +57,16 @@ class SmallPartsTest {
     @Test
     void catalogSelectsInOrderAndTakesNewHeadsByName() {
         HeadCatalog c = HeadCatalog.standard();
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder"), c.names());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"), c.names());
         assertEquals(List.of("mdn", "pointwise"), c.select("MDN, pointwise").stream().map(HeadCatalog.Preset::name).toList());
         assertThrows(IllegalArgumentException.class, () -> c.select("mdn,mdn"));
-        assertThrows(IllegalArgumentException.class, () -> c.select("xval"));
-        c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new HeadSpec.Mixture(3)));
+        assertThrows(IllegalArgumentException.class, () -> c.select("spline"));
+        assertEquals(new XValSpec(256, false), c.select("xval").get(0).spec().get());
+        c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new MixtureSpec(3)));
         HeadCatalog.Preset p = c.select("mdn3").get(0);
-        assertEquals(new HeadSpec.Mixture(3), p.spec().get());
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "mdn3"), c.names());
+        assertEquals(new MixtureSpec(3), p.spec().get());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "mdn3"), c.names());
         assertThrows(IllegalArgumentException.class,
-                () -> new HeadCatalog.Preset("a,b", "", null, () -> new HeadSpec.Mixture(1)));
+                () -> new HeadCatalog.Preset("a,b", "", null, () -> new MixtureSpec(1)));
     }
 }

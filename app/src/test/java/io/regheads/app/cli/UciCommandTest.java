@@ -129,7 +129,8 @@ class UciCommandTest {
         Files.writeString(dir.resolve("odd.csv"), csv.toString());
         Files.writeString(dir.resolve("splits/odd/fold.txt"), folds.toString());
         CliTestSupport.Run r = uci(dir, "--folds", "0-1", "--heads", "mdn");
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(Regheads.EXIT_HEAD_FAILED, r.exit(), r.err()); // the run went on, but says a fit failed
+        assertTrue(r.out().contains("1 fits FAILED (exit code 1)"), r.out());
         assertTrue(r.err().contains("[1/2] odd fold 0 mdn preset: FAILED: IllegalArgumentException: yTrain must not be "
                 + "constant"), r.err());
         assertTrue(r.err().contains("[2/2] odd fold 1 mdn preset: paper "), r.err());

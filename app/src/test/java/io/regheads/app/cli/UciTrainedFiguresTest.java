@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.token.Interval;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
@@ -62,13 +67,13 @@ class UciTrainedFiguresTest {
     void uninformativeTargetsGiveTheClosedForms() {
         Dataset train = data(800, 1, false);
         Dataset test = data(2000, 2, false);
-        double histogram = fitAndMeasure(new HeadSpec.Histogram(16, false), train, test).paper();
-        double binary = fitAndMeasure(HeadSpec.Decoder.small(2, 4), train, test).paper();
-        double quaternary = fitAndMeasure(HeadSpec.Decoder.small(4, 3), train, test).paper();
-        HeadSpec.UnnormalizedDecoder ud = HeadSpec.UnnormalizedDecoder.small(4, 4, 2);
+        double histogram = fitAndMeasure(new HistogramSpec(16, false), train, test).paper();
+        double binary = fitAndMeasure(DecoderSpec.small(2, 4), train, test).paper();
+        double quaternary = fitAndMeasure(DecoderSpec.small(4, 3), train, test).paper();
+        UnnormalizedDecoderSpec ud = UnnormalizedDecoderSpec.small(4, 4, 2);
         UciFit.Measured unnormalized = fitAndMeasure(ud, train, test);
-        double mdn = fitAndMeasure(new HeadSpec.Mixture(20), train, test).paper();
-        double pointwise = fitAndMeasure(new HeadSpec.Pointwise(false), train, test).paper();
+        double mdn = fitAndMeasure(new MixtureSpec(20), train, test).paper();
+        double pointwise = fitAndMeasure(new PointwiseSpec(false), train, test).paper();
         double udClosed = sequenceEntropy(ud.tokenizer()) / 8;
         System.out.printf("uniform y: histogram %.4f (ln 16 %.4f), decoder B=2 %.4f (ln 2 %.4f), B=4 %.4f (ln 4 %.4f),"
                 + " unnormalized %.4f masked / %.4f unmasked (H/T %.4f), mdn %.4f (0), pointwise %.4f (0.1765)%n",
@@ -109,15 +114,15 @@ class UciTrainedFiguresTest {
     void conversionsHoldOnTrainedModels() {
         Dataset train = data(600, 3, true);
         Dataset test = data(300, 4, true);
-        UciFit.Measured dec = fitAndMeasure(HeadSpec.Decoder.small(2, 4), train, test);
+        UciFit.Measured dec = fitAndMeasure(DecoderSpec.small(2, 4), train, test);
         assertEquals(4, dec.positions());
         assertEquals(dec.fair(), 4 * dec.paper() - 4 * Math.log(2), 1e-4);
-        UciFit.Measured dec8 = fitAndMeasure(HeadSpec.Decoder.small(8, 3), train, test);
+        UciFit.Measured dec8 = fitAndMeasure(DecoderSpec.small(8, 3), train, test);
         assertEquals(dec8.fair(), 3 * dec8.paper() - 3 * Math.log(8), 1e-4);
-        UciFit.Measured hist = fitAndMeasure(new HeadSpec.Histogram(64, false), train, test);
+        UciFit.Measured hist = fitAndMeasure(new HistogramSpec(64, false), train, test);
         assertEquals(1, hist.positions());
         assertEquals(hist.fair(), hist.paper() - Math.log(64), 1e-4);
-        UciFit.Measured mdn = fitAndMeasure(new HeadSpec.Mixture(5), train, test);
+        UciFit.Measured mdn = fitAndMeasure(new MixtureSpec(5), train, test);
         assertEquals(0, mdn.positions());
         if (mdn.clipped() == 0) {
             assertEquals(mdn.fair(), mdn.paper(), 1e-9);

@@ -7,7 +7,6 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -55,7 +54,7 @@ class UserGuideExampleTest {
         }
         Dataset train = Dataset.of(phi, yHead);
 
-        RegressionHead head = new MixtureHead(new MixtureHead.Config(4, 5, 42L), DataType.FLOAT);
+        MixtureHead head = new MixtureHead(new MixtureHead.Config(4, 5, 42L), DataType.FLOAT);
         Loss loss = Losses.ce();                            // NLL of the mixture; try Losses.ce().plus(0.3, Losses.ntlWas())
         TrainableModel model = new TrainableModel() {
             @Override
@@ -66,7 +65,7 @@ class UserGuideExampleTest {
             @Override
             public double trainStep(INDArray phiBatch, double[] yBatch, Arena arena) {
                 Targets t = head.targets(yBatch);
-                RegressionHead.Forward f = head.forward(phiBatch, t, arena);
+                var f = head.forward(phiBatch, t, arena);
                 var dOut = f.output().zerosLike(arena);
                 double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[yBatch.length]);
                 head.backward(f, dOut, arena);              // returns dLoss/dphi for a trainable encoder
@@ -76,7 +75,7 @@ class UserGuideExampleTest {
             @Override
             public double evaluate(INDArray phiBatch, double[] yBatch, Arena arena) {
                 Targets t = head.targets(yBatch);
-                RegressionHead.Forward f = head.forward(phiBatch, t, arena);
+                var f = head.forward(phiBatch, t, arena);
                 return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[yBatch.length]);
             }
         };

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * K-fold test assignments, as in {@code ../shared/datasets/splits/<name>/fold.txt}: line i holds the fold
+ * K-fold test assignments, as in the repository's {@code datasets/splits/<name>/fold.txt}: line i holds the fold
  * {@code 0..K-1} in which row i of the CSV is a <b>test</b> row; split k trains on all other rows.
  *
  * <p>{@link #forDataset(Path, String)} reads {@code <root>/splits/<name>/fold.txt} and, for every k whose {@code

@@ -1,26 +1,46 @@
 package io.regheads.core.head;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import java.util.List;
+import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Turns features {@code phi [B, D]} from any encoder into a predictive distribution over y.
  *
  * <p>Training: {@code targets(y)} converts labels into what the head's losses compare with; {@code forward}
- * returns the output and an immutable cache; a loss fills {@code dOutput}; {@code backward} adds the parameter
- * gradients into {@link Param#grad()} and returns {@code dPhi [B, D]} for the encoder.
+ * returns the output and an immutable cache of type {@code C}; a loss fills {@code dOutput}; {@code backward} takes
+ * that cache back, adds the parameter gradients into {@link Param#grad()} and returns {@code dPhi [B, D]} for the
+ * encoder. The cache type is the head's own (e.g. {@code Linear.Cache} for a one-layer head), so a head never
+ * casts what it gets back; code that holds a {@code RegressionHead<?>} runs forward and backward in one generic
+ * method:
+ * <pre>{@code
+ * static <C> INDArray step(RegressionHead<C> head, INDArray phi, Targets t, Loss loss, Arena arena) {
+ *     RegressionHead.Forward<C> f = head.forward(phi, t, arena);
+ *     HeadOutput dOut = f.output().zerosLike(arena);
+ *     loss.accumulate(f.output(), t, 1.0, dOut, new double[t.batchSize()]);
+ *     return head.backward(f, dOut, arena);
+ * }
+ * }</pre>
  *
  * <p>Inference: {@code distribution(phi)} gives B distributions (a decoder samples or walks its digit tree from
- * phi, so the distribution takes phi rather than one output).
+ * phi, so the distribution takes phi rather than one output); {@code point(phi, estimate)} gives point predictions
+ * by the head's own route to a summary (a decoder decodes greedily, a Gaussian head returns its mean).
+ *
+ * <p>After training: {@code afterFit(phi, y)} on held-out rows fits what the loss leaves open (a point head's noise
+ * level); {@code state()} is what that step set, saved with a model and put back by {@code restoreState}. Both are
+ * empty for heads without such a step.
  *
  * <p>Parameters change only in optimizer steps; a head is otherwise safe for concurrent forward passes with
  * separate arenas.
+ *
+ * @param <C> the head's cache: what {@code forward} keeps for {@code backward} (immutable)
  */
-public interface RegressionHead {
+public interface RegressionHead<C> {
 
     /** Feature width D this head takes. */
     int inputWidth();
@@ -43,24 +63,87 @@ public interface RegressionHead {
      * @param targets the targets when training (decoders teacher-force on them); may be null at inference for
      *                heads that do not need them
      * @param arena   where scratch buffers come from
+     * @return the output and this head's cache
      */
-    Forward forward(INDArray phi, Targets targets, Arena arena);
+    Forward<C> forward(INDArray phi, Targets targets, Arena arena);
 
     /**
      * Backpropagates {@code dOutput} (same form as {@code forward.output()}); adds parameter gradients.
      *
+     * @param forward what {@link #forward} returned on this head
+     * @param dOutput d(loss)/d(output), the same form and shapes as {@code forward.output()}
+     * @param arena   where scratch buffers come from
      * @return {@code dPhi [B, D]}
+     * @throws IllegalArgumentException if dOutput is not of the form forward produced
      */
-    INDArray backward(Forward forward, HeadOutput dOutput, Arena arena);
+    INDArray backward(Forward<C> forward, HeadOutput dOutput, Arena arena);
 
     /** The predictive distributions for B rows of features. */
     PredictiveDistribution distribution(INDArray phi);
 
     /**
+     * Point predictions for B rows of features, in the head's y units.
+     *
+     * <p>Default: {@code distribution(phi)}'s {@code mean()}, {@code median()} or {@code mode()} ({@link
+     * PointEstimate#MODE} and {@link PointEstimate#GREEDY}); heads with a cheaper or a different route override it
+     * (a decoder's GREEDY is its width-1 beam search).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if estimate is null (or phi is invalid, as for {@link #distribution})
+     */
+    default double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        PredictiveDistribution d = distribution(phi);
+        return switch (estimate) {
+            case MEAN -> d.mean();
+            case MEDIAN -> d.median();
+            case MODE, GREEDY -> d.mode();
+        };
+    }
+
+    /**
+     * The after-fit step: fits what the training loss leaves open on rows the head was not trained on (held-out
+     * rows, or the training rows when none are held out), e.g. the noise level of a point head's Gaussian. Called
+     * once by a model after training; the result is in {@link #state()}.
+     *
+     * <p>Default: nothing.
+     *
+     * @param phi {@code [B, D]} features of those rows
+     * @param y   {@code [B]} their labels in the head's y units
+     * @throws IllegalArgumentException on mismatched shapes or non-finite labels (heads that use them)
+     */
+    default void afterFit(INDArray phi, double[] y) {}
+
+    /**
+     * The state set after fitting that is not a parameter, by name (e.g. {@code noiseStd}), in a fixed order: what
+     * a saved model must keep besides the weights. Default: empty.
+     *
+     * @return an unmodifiable map
+     */
+    default Map<String, Double> state() {
+        return Map.of();
+    }
+
+    /**
+     * Puts back a {@link #state()} read from a saved model.
+     *
+     * <p>Default: accepts only an empty map.
+     *
+     * @throws IllegalArgumentException naming a missing, unknown or invalid entry
+     */
+    default void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Checks.require(state.isEmpty(), "%s has no saved state, got %s", getClass().getSimpleName(), state.keySet());
+    }
+
+    /**
      * The result of a forward pass: the output a loss sees and the head's own cache for backward.
      *
      * @param output what losses see
-     * @param cache  head-private intermediate values (immutable)
+     * @param cache  the head's intermediate values (immutable), for its backward
+     * @param <C>    the head's cache type
      */
-    record Forward(HeadOutput output, Object cache) {}
+    record Forward<C>(HeadOutput output, C cache) {}
 }

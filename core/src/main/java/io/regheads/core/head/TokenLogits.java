@@ -14,8 +14,20 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *                    copied: callers must not modify it.
  * @param validMask   {@code [B, T, V]} with 1 for allowed and 0 for masked (invalid) tokens, or {@code null} when
  *                    every token is allowed. Masked tokens carry no probability in any loss or distribution.
+ * @param places      {@code [T]} or {@code null}: the place value of each position in the number it spells, the
+ *                    amount one unit of a token value at position t adds to the number (normalized base-B digits:
+ *                    {@code B^-(t+1)}; unnormalized mantissa digits: {@code B^-i} for the i-th, relative to the
+ *                    leading one); {@code NaN} where a position is no magnitude digit (signs, exponent digits). Number
+ *                    losses use it for place weights and the number-level expectation, and by default skip positions
+ *                    whose place is NaN. {@code null}: unknown (every position counts on its own). Shared, not copied.
  */
-public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validMask) implements HeadOutput {
+public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validMask, double[] places)
+        implements HeadOutput {
+
+    /** Without place values. */
+    public TokenLogits(INDArray logits, double[] tokenValues, INDArray validMask) {
+        this(logits, tokenValues, validMask, null);
+    }
 
     public TokenLogits {
         Checks.rank("logits", logits, 3);
@@ -25,6 +37,14 @@ public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validM
                 logits.size(2), Arrays.toString(logits.shape()), tokenValues.length);
         if (validMask != null) {
             Checks.shape("validMask", validMask, logits.shape());
+        }
+        if (places != null) {
+            Checks.require(places.length == logits.size(1), "places must have length T = %d (logits shape %s), got %d",
+                    logits.size(1), Arrays.toString(logits.shape()), places.length);
+            for (int i = 0; i < places.length; i++) {
+                Checks.require(Double.isNaN(places[i]) || Double.isFinite(places[i]),
+                        "places must be finite or NaN, got %s at index %d", places[i], i);
+            }
         }
     }
 
@@ -45,11 +65,11 @@ public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validM
 
     @Override
     public TokenLogits zerosLike(io.regheads.core.nn.Arena arena) {
-        return new TokenLogits(arena.zeros(logits.dataType(), logits.shape()), tokenValues, validMask);
+        return new TokenLogits(arena.zeros(logits.dataType(), logits.shape()), tokenValues, validMask, places);
     }
 
     @Override
     public TokenLogits zerosLike() {
-        return new TokenLogits(logits.ulike().assign(0), tokenValues, validMask);
+        return new TokenLogits(logits.ulike().assign(0), tokenValues, validMask, places);
     }
 }

@@ -105,8 +105,8 @@ public final class Checks {
     }
 
     /**
-     * Scans a c-ordered contiguous FLOAT/DOUBLE array through the host layer (no native op: an ND4J reduction costs
-     * 10-20 us of dispatch even on a [128, 8] batch). Returns true when it was scanned and is finite; throws naming the
+     * Scans a c-ordered contiguous FLOAT/DOUBLE array through the host layer (no native op: an ND4J reduction pays
+     * its op dispatch even on a small batch; docs/perf-engine.md). Returns true when it was scanned and is finite; throws naming the
      * first offending flat index; returns false when the array is not of that kind (the caller then checks natively).
      */
     private static boolean hostScanFinite(String name, INDArray array) {
@@ -132,6 +132,38 @@ public final class Checks {
         if (!Arrays.equals(array.shape(), expected)) {
             throw new IllegalArgumentException(
                     name + " must have shape " + Arrays.toString(expected) + ", got " + Arrays.toString(array.shape()));
+        }
+        return array;
+    }
+
+    /**
+     * A batch of rows: rank 2, {@code columns} columns, at least one row. Returns it. The message names the expected
+     * shape with its legend, e.g. {@code "phi must have shape [B, D] = [B, 8] with B >= 1, got [2, 4, 8]"}.
+     *
+     * @param legend the letter of the column count in the shape legend ({@code "D"}, {@code "K"})
+     */
+    public static INDArray rows(String name, INDArray array, String legend, long columns) {
+        notNull(name, array);
+        if (array.rank() != 2 || array.size(1) != columns || array.size(0) < 1) {
+            throw new IllegalArgumentException(name + " must have shape [B, " + legend + "] = [B, " + columns
+                    + "] with B >= 1, got " + Arrays.toString(array.shape()));
+        }
+        return array;
+    }
+
+    /**
+     * Every element of a rank-2 array finite; the message names the row and column of the first offending value,
+     * e.g. {@code "phi must be finite, got Infinity at row 3, column 0"}. One host copy. Returns it.
+     */
+    public static INDArray finiteRows(String name, INDArray array) {
+        rank(name, array, 2);
+        long cols = array.size(1);
+        double[] v = Host.doubles(array);
+        for (int i = 0; i < v.length; i++) {
+            if (!Double.isFinite(v[i])) {
+                throw new IllegalArgumentException(name + " must be finite, got " + v[i] + " at row " + (i / cols)
+                        + ", column " + (i % cols));
+            }
         }
         return array;
     }

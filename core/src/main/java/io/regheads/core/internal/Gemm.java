@@ -10,9 +10,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * Nd4j#gemm(INDArray, INDArray, INDArray, boolean, boolean, double, double)} (op = transpose when its flag is set).
  *
  * <p>Why not {@code Nd4j.gemm} directly: on the CPU backend every {@code Nd4j.gemm} call builds an op, its shape
- * buffers and a native op context before it reaches OpenBLAS: 15-25 us per call measured on this project's
- * machine, whatever the size (a 1 x 1 x 1 product costs 18.7 us; the same {@code cblas_sgemm} called directly
- * 0.13 us). A training step of the peer-sized pointwise model makes 12 such calls (three of them large). When the
+ * buffers and a native op context before it reaches OpenBLAS, a fixed cost per call whatever the size that
+ * dominates small products (figures in docs/perf-engine.md). A training step of a 2 x 256 MLP with a pointwise
+ * head makes 12 such calls (three of them large). When the
  * backend is ND4J's CPU backend and all three arrays are rank 2, c-ordered, contiguous and of one floating type,
  * this class calls OpenBLAS's {@code cblas_sgemm} / {@code cblas_dgemm} on the arrays' host buffers; in every other
  * case (the CUDA backend, views with strides, f-order, mixed types) it calls {@code Nd4j.gemm}, so the CUDA profile

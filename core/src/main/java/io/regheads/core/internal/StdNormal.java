@@ -27,7 +27,7 @@ public final class StdNormal {
         return -0.5 * z * z - LOG_SQRT_2PI;
     }
 
-    /** Phi(z) = P(Z <= z), computed as erfc(-z / sqrt 2) / 2. */
+    /** Phi(z) = P(Z &lt;= z), computed as erfc(-z / sqrt 2) / 2. */
     public static double cdf(double z) {
         return 0.5 * Erfc.value(-z / SQRT2);
     }

@@ -5,6 +5,8 @@ import io.regheads.core.nn.Param;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -32,7 +34,8 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>Reading checks the magic, the version, every length against the bytes left and the checksum, and raises an
  * {@link IllegalArgumentException} that names the file and what is wrong ("truncated", "checksum mismatch", ...).
- * Values round-trip bit for bit.
+ * Values round-trip bit for bit. The same bytes travel without a file: {@link #toBytes()} / {@link #fromBytes} and
+ * {@link #write(OutputStream)} / {@link #read(InputStream)}.
  *
  * @param metadata free text (e.g. a config's {@code toString()} or JSON)
  * @param tensors  name -> tensor, in file order
@@ -42,6 +45,13 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
     /** The format version this class writes. */
     public static final int FORMAT_VERSION = 1;
 
+    /**
+     * Copies the tensor map (unmodifiable, in order).
+     *
+     * @param metadata free text stored with the tensors
+     * @param tensors  the tensors under their names
+     * @throws IllegalArgumentException if metadata or tensors is null
+     */
     public Checkpoint {
         Checks.notNull("metadata", metadata);
         tensors = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Checks.notNull("tensors", tensors)));
@@ -56,8 +66,47 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
         return new Checkpoint(metadata, t);
     }
 
-    /** Writes this checkpoint atomically to {@code file}. */
+    /**
+     * Writes this checkpoint atomically to {@code file} (a temporary sibling, then a move).
+     *
+     * @throws IllegalArgumentException if a tensor is neither float nor double
+     * @throws UncheckedIOException     if the file cannot be written
+     */
     public void write(Path file) {
+        byte[] all = toBytes();
+        try {
+            Path abs = file.toAbsolutePath();
+            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+            Files.write(tmp, all);
+            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write model file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes the bytes of {@link #toBytes()} to {@code out}; flushes it and leaves it open.
+     *
+     * @throws IllegalArgumentException if out is null or a tensor is neither float nor double
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public void write(OutputStream out) {
+        Checks.notNull("out", out);
+        byte[] all = toBytes();
+        try {
+            out.write(all);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the model to the stream: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The checkpoint in the file format (see the class description), as one array.
+     *
+     * @throws IllegalArgumentException if a tensor is neither float nor double
+     */
+    public byte[] toBytes() {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
@@ -91,12 +140,9 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
             crc.update(bytes.toByteArray());
             out.writeLong(crc.getValue());
             out.flush();
-            Path abs = file.toAbsolutePath();
-            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
-            Files.write(tmp, bytes.toByteArray());
-            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write model file " + file + ": " + e.getMessage(), e);
+            return bytes.toByteArray();
+        } catch (IOException e) { // a ByteArrayOutputStream does not fail
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -109,10 +155,14 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
     /**
      * Reads a checkpoint.
      *
-     * @throws IllegalArgumentException if the file is missing, not a regheads model, of an unknown version,
-     *                                  truncated or corrupt (the message says which)
+     * @throws IllegalArgumentException if the path is null, missing or a directory, or the file is not a regheads
+     *                                  model, of an unknown version, truncated or corrupt (the message says which)
+     * @throws UncheckedIOException     if an existing regular file cannot be read (permissions, I/O error)
      */
     public static Checkpoint read(Path file) {
+        Checks.notNull("file", file);
+        Checks.require(!Files.isDirectory(file), "model file %s is a directory; give the path of a file written by "
+                + "save", file);
         byte[] all;
         try {
             all = Files.readAllBytes(file);
@@ -121,7 +171,37 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
         } catch (IOException e) {
             throw new UncheckedIOException("could not read model file " + file + ": " + e.getMessage(), e);
         }
-        String where = "model file " + file;
+        return parse(all, "model file " + file);
+    }
+
+    /**
+     * Reads a checkpoint from {@code in} up to the end of the stream (which stays open).
+     *
+     * @throws IllegalArgumentException if in is null, or the bytes are not a regheads model, of an unknown version,
+     *                                  truncated or corrupt (the message says which)
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public static Checkpoint read(InputStream in) {
+        Checks.notNull("in", in);
+        try {
+            return parse(in.readAllBytes(), "model stream");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the model stream: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a checkpoint from the bytes {@link #toBytes()} wrote.
+     *
+     * @throws IllegalArgumentException if bytes is null, or not a regheads model, of an unknown version, truncated or
+     *                                  corrupt (the message says which)
+     */
+    public static Checkpoint fromBytes(byte[] bytes) {
+        Checks.notNull("bytes", bytes);
+        return parse(bytes, "model bytes");
+    }
+
+    private static Checkpoint parse(byte[] all, String where) {
         Checks.require(all.length >= MAGIC.length + 4 + 8, "%s is truncated: %d bytes", where, all.length);
         Checks.require(Arrays.equals(Arrays.copyOf(all, 4), MAGIC), "%s is not a regheads model (bad magic)", where);
         ByteBuffer in = ByteBuffer.wrap(all, 0, all.length - 8);

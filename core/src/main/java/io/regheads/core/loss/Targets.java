@@ -25,6 +25,13 @@ public sealed interface Targets permits Targets.Tokens, Targets.Values {
      * @param batchSize B; {@code tokens.length} must be a multiple of it.
      */
     record Tokens(int[] tokens, double[] values, int batchSize) implements Targets {
+        /**
+         * @param tokens    target token ids, row-major {@code [B, T]}
+         * @param values    the label value of each position (NaN: not a number position), or null
+         * @param batchSize B
+         * @throws IllegalArgumentException on a null token array, a batch size below 1 or not dividing the tokens, or
+         *                                  values of another length
+         */
         public Tokens {
             Checks.notNull("tokens", tokens);
             Checks.atLeast("batchSize", batchSize, 1);
@@ -49,6 +56,10 @@ public sealed interface Targets permits Targets.Tokens, Targets.Values {
      * @param y {@code [B]}, finite.
      */
     record Values(double[] y) implements Targets {
+        /**
+         * @param y the targets, {@code [B]}
+         * @throws IllegalArgumentException if y is empty or not finite
+         */
         public Values {
             Checks.allFinite("y", y);
             Checks.require(y.length > 0, "y must not be empty, got length 0");

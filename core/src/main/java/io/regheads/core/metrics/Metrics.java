@@ -191,7 +191,7 @@ public final class Metrics {
      * <pre>
      *   CRPS = E|X - y| - 0.5 E|X - X'| = (1/n) sum_i |x_i - y| - (1/n^2) sum_{i} (2i - n - 1) x_(i)
      * </pre>
-     * with x_(1) <= ... <= x_(n) the sorted samples (i 1-based), i.e. the V-statistic over all n^2 pairs, which
+     * with x_(1) &lt;= ... &lt;= x_(n) the sorted samples (i 1-based), i.e. the V-statistic over all n^2 pairs, which
      * equals the integral {@code int (F_n(t) - 1[t >= y])^2 dt} of the empirical CDF F_n exactly (as {@code
      * properscoring.crps_ensemble}). O(n log n). Example: samples (0, 1), y = 0: E|X - y| = 0.5, E|X - X'| = 0.5,
      * CRPS = 0.25. For many samples of N(0, 1) at y = 0 it tends to {@code 2 phi(0) - 1/sqrt(pi) = 0.233695}.

@@ -79,7 +79,7 @@ public final class Arena {
     public INDArray zeros(DataType type, long... shape) {
         INDArray a = get(type, shape);
         if (type == DataType.FLOAT || type == DataType.DOUBLE) {
-            Host.zero(a); // one memset: an ND4J assign costs ~10 us of dispatch at any size
+            Host.zero(a); // one memset: an ND4J assign pays op dispatch at any size
             return a;
         }
         return a.assign(0);

@@ -25,10 +25,17 @@ public final class Embedding {
      * @param output [N, d] or [B, T, d]
      */
     public record Cache(int[] ids, INDArray output) implements Layer.Cache {
+        /**
+         * Copies the ids.
+         *
+         * @param ids    the looked-up ids
+         * @param output the gathered rows
+         */
         public Cache {
             ids = ids.clone();
         }
 
+        /** {@return a copy of the looked-up ids} */
         @Override
         public int[] ids() {
             return ids.clone();
@@ -59,10 +66,12 @@ public final class Embedding {
         this("embedding", vocabulary, d, type, Tensors.rng(seed));
     }
 
+    /** {@return the vocabulary size V} */
     public int vocabularySize() {
         return vocabulary;
     }
 
+    /** {@return the embedding width d} */
     public int width() {
         return d;
     }
@@ -72,6 +81,7 @@ public final class Embedding {
         return weight;
     }
 
+    /** {@return the table, {@code embedding.weight [V, d]}} */
     public List<Param> params() {
         return List.of(weight);
     }
@@ -89,7 +99,7 @@ public final class Embedding {
     /**
      * Rows for ids laid out row-major as [batch, T]: output {@code [batch, T, d]}, T = ids.length / batch.
      *
-     * @throws IllegalArgumentException if batch < 1 or does not divide ids.length, or an id is out of range
+     * @throws IllegalArgumentException if batch &lt; 1 or does not divide ids.length, or an id is out of range
      */
     public Cache forward(int[] ids, int batch, Arena arena) {
         Checks.notNull("ids", ids);

@@ -20,10 +20,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * </ul>
  * Not ND4J's GELU op (which is the sigmoid approximation {@code x sigmoid(1.702 x)} and slow in this build): a
  * plain-Java kernel. For FLOAT arrays the TANH form evaluates tanh by a float-accurate rational approximation
- * (error < 4e-7) in float arithmetic over host copies, so the loop vectorises; DOUBLE arrays use {@link Math#tanh},
+ * (error &lt; 4e-7) in float arithmetic over host copies, so the loop vectorises; DOUBLE arrays use {@link Math#tanh},
  * so gradient checks see the exact function. The forward pass keeps t (or Phi) in the cache, so backward needs no
  * transcendental call for TANH. In FLOAT, (1 - t^2) loses precision where tanh rounds to +-1 (abs error of dy/dx up
- * to ~3e-6 for 4 < |x| < 6, where the true slope is ~0), as in PyTorch's float32 kernel.
+ * to ~3e-6 for 4 &lt; |x| &lt; 6, where the true slope is ~0), as in PyTorch's float32 kernel.
  *
  * <p>Example (TANH): GELU(1) = 0.8411920, GELU(-1) = -0.1588080 (exact form: 0.8413447, -0.1586553).
  *
@@ -51,6 +51,11 @@ public final class GELU implements Layer<GELU.Cache> {
 
     private final Form form;
 
+    /**
+     * A GELU of the given form.
+     *
+     * @param form the exact (erf) or tanh form
+     */
     public GELU(Form form) {
         this.form = Checks.notNull("form", form);
     }
@@ -60,6 +65,7 @@ public final class GELU implements Layer<GELU.Cache> {
         this(Form.TANH);
     }
 
+    /** {@return the form} */
     public Form form() {
         return form;
     }

@@ -17,12 +17,20 @@ public interface Layer<C extends Layer.Cache> {
 
     /** What a forward pass leaves for backward; {@link #output()} is the layer's result. */
     interface Cache {
+        /** {@return the layer's result} */
         INDArray output();
     }
 
     /** Trainable parameters in a fixed order (empty for parameter-free layers). */
     List<Param> params();
 
+    /**
+     * Computes the layer's output into arena buffers.
+     *
+     * @param input the input, the parameters' type
+     * @param arena scratch buffers for this pass
+     * @return the cache for {@link #backward}, holding the output
+     */
     C forward(INDArray input, Arena arena);
 
     /**

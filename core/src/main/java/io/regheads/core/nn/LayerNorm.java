@@ -17,7 +17,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * </pre>
  * Shapes: input {@code [..., d]} (rank >= 1), gain and bias {@code [d]} (initialised to 1 and 0), output like the
  * input. Epsilon is 1e-5 as in PyTorch, so constant rows map to {@code bias} instead of NaN (ND4J's own op has no
- * epsilon). A plain-Java kernel (statistics accumulated in double also for FLOAT data): at d <= 64 it is faster
+ * epsilon). A plain-Java kernel (statistics accumulated in double also for FLOAT data): at d &lt;= 64 it is faster
  * than ND4J's op, and its backward is several times faster.
  *
  * <p>Example (d = 2, gain 1, bias 0): x = [1, 3] gives mu = 2, var = 1, y = [-1, 1] / sqrt(1 + 1e-5).
@@ -59,6 +59,7 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         this("ln", d, type);
     }
 
+    /** {@return the normalised width d} */
     public int width() {
         return d;
     }

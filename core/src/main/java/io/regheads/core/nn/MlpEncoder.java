@@ -16,7 +16,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   h_l = ReLU(h_{l-1} W_l + b_l)       [B, width],  l = 1..layers
  *   phi = h_layers                      [B, width]
  * </pre>
- * As the PyTorch peer's {@code Encoder} ({@code relu(l2(relu(l1(x))))}). Initialisation: PyTorch's default
+ * As the {@code Encoder} of the PyTorch reference implementation ({@code relu(l2(relu(l1(x))))}). Initialisation:
+ * PyTorch's default
  * {@code nn.Linear} (uniform on +-1/sqrt(fan_in) for weights and biases) from a XO_RO_SHI_RO_128_PP generator seeded
  * with {@link MlpEncoderConfig#seed()}, so equal configs give equal weights. Parameters {@code enc.l1.weight},
  * {@code enc.l1.bias}, ... in layer order.
@@ -24,13 +25,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>Input policy: the input is this library's entry point for user data, so it is checked for NaN/Inf (one native
  * reduction, small next to the encoder's matrix products) in addition to shape and type.
  *
- * <p>Example: {@code new MlpEncoder(MlpEncoderConfig.peer(8, 42), DataType.FLOAT)} maps [128, 8] to [128, 256].
+ * <p>Example: {@code new MlpEncoder(MlpEncoderConfig.small(8, 42), DataType.FLOAT)} maps [128, 8] to [128, 256].
  * Thread safety as {@link Linear}.
  */
 public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
 
     /** One cache per (Linear, ReLU) pair, in order; output is phi. */
     public record Cache(List<Linear.Cache> linear, List<ReLU.Cache> relu) implements Layer.Cache {
+        /**
+         * Copies the lists.
+         *
+         * @param linear the Linear caches, in layer order
+         * @param relu   the ReLU caches, in layer order
+         */
         public Cache {
             linear = List.copyOf(linear);
             relu = List.copyOf(relu);
@@ -66,6 +73,7 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
         this.params = Collections.unmodifiableList(ps);
     }
 
+    /** {@return the sizes and seed} */
     public MlpEncoderConfig config() {
         return config;
     }
@@ -110,9 +118,9 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
 
     /**
      * phi for prediction: the same values as {@code forward(input, arena).output()} (bit for bit), without caches for
-     * backward; each ReLU is applied in place on its layer's output through one host scratch array per call, so a
-     * 2048-row batch of the peer-sized encoder takes about 2.9 ms instead of 4.7 ms. Thread-safe for concurrent
-     * calls (no shared buffers).
+     * backward; each ReLU is applied in place on its layer's output through one host scratch array per call, so it
+     * is markedly cheaper than {@code forward} on large batches (figures in docs/performance.md). Thread-safe for
+     * concurrent calls (no shared buffers).
      *
      * @param input [B, D_in], finite, the parameters' type
      * @return phi [B, width], a fresh array

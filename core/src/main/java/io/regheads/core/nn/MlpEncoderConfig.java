@@ -22,12 +22,14 @@ public record MlpEncoderConfig(int inputWidth, int layers, int width, long seed)
         Checks.inRange("width", width, 1, MAX_WIDTH);
     }
 
-    /** The PyTorch peer's encoder: 2 layers of 256 (../shared/peer/heads_ref.py). */
-    public static MlpEncoderConfig peer(int inputWidth, long seed) {
-        return new MlpEncoderConfig(inputWidth, 2, 256, seed);
-    }
-
-    /** The smallest point of the paper's sweep: 2 layers of 256. */
+    /**
+     * The smallest point of the paper's sweep: 2 layers of 256 (also the encoder of the PyTorch reference
+     * implementation that {@code docs/results.md} compares with).
+     *
+     * @param inputWidth the number of input features
+     * @param seed       initialisation seed
+     * @return the configuration
+     */
     public static MlpEncoderConfig small(int inputWidth, long seed) {
         return new MlpEncoderConfig(inputWidth, 2, 256, seed);
     }

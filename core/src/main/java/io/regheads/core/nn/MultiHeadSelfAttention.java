@@ -19,7 +19,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * <pre>
  *   [q | k | v] = x Wqkv + bqkv                      x [B, T, d] -> [B, T, 3d]  (one fused {@link Linear})
  *   per head h (width dh = d / H, columns h*dh .. h*dh+dh-1 of q, k, v):
- *     s[t, u] = q_t . k_u / sqrt(dh) + mask[(b,) t, u]   for u <= t   (u > t is excluded: causal)
+ *     s[t, u] = q_t . k_u / sqrt(dh) + mask[(b,) t, u]   for u &lt;= t   (u > t is excluded: causal)
  *     P[t, .] = softmax(s[t, .])                          probabilities [B, H, T, T], zero above the diagonal
  *     a_t     = sum_u P[t, u] v_u                          heads concatenated -> [B, T, d]
  *   y = a Wo + bo                                         [B, T, d]
@@ -29,7 +29,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  *
  * <p>Two kernels compute the same thing ({@link Kernel}): a plain-Java loop over host copies in arena scratch
  * arrays (no ND4J dispatch; the fast CPU path for small T) and an ND4J-ops path (batched {@code Nd4j.matmul}, ND4J
- * softmax; portable to the CUDA backend, allocates per call). {@link Kernel#AUTO} picks JAVA when T <= {@value #JAVA_MAX_T}. Tests assert
+ * softmax; portable to the CUDA backend, allocates per call). {@link Kernel#AUTO} picks JAVA when T &lt;= {@value #JAVA_MAX_T}. Tests assert
  * both agree. Backward, per row t: {@code dP = dA_t . v_u}, {@code dS = P (dP - sum_u P dP)}, {@code dq_t = dS k /
  * sqrt(dh)}, {@code dk_u += dS q_t / sqrt(dh)}, {@code dv_u += P dA_t}; the mask gets no gradient.
  *
@@ -48,7 +48,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
 
     /** Which implementation of the attention core (the projections always use gemm). */
     public enum Kernel {
-        /** JAVA for T <= {@value MultiHeadSelfAttention#JAVA_MAX_T}, ND4J otherwise. */
+        /** JAVA for T &lt;= {@value MultiHeadSelfAttention#JAVA_MAX_T}, ND4J otherwise. */
         AUTO,
         /** Plain-Java loops over host memory (CPU backend). */
         JAVA,
@@ -96,7 +96,7 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
      * @param d      model width >= 1
      * @param heads  number of heads, >= 1, dividing d
      * @param kernel which attention core to run
-     * @param causal true: position t attends to u <= t only; false: to every u (the mask alone removes pairs)
+     * @param causal true: position t attends to u &lt;= t only; false: to every u (the mask alone removes pairs)
      * @throws IllegalArgumentException on bad sizes or type
      */
     public MultiHeadSelfAttention(String name, int d, int heads, Kernel kernel, boolean causal, DataType type,
@@ -118,19 +118,22 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
         this("attn", d, heads, Kernel.AUTO, type, Tensors.rng(seed));
     }
 
+    /** {@return the model width d} */
     public int width() {
         return d;
     }
 
+    /** {@return the number of heads} */
     public int heads() {
         return heads;
     }
 
+    /** {@return the kernel choice} */
     public Kernel kernel() {
         return kernel;
     }
 
-    /** Whether position t attends to u <= t only. */
+    /** Whether position t attends to u &lt;= t only. */
     public boolean causal() {
         return causal;
     }

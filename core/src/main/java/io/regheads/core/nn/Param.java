@@ -31,6 +31,7 @@ public final class Param {
         this.grad.assign(0);
     }
 
+    /** {@return the parameter's name, unique within a model} */
     public String name() {
         return name;
     }
@@ -45,11 +46,12 @@ public final class Param {
         return grad;
     }
 
+    /** {@return the number of values} */
     public long size() {
         return value.length();
     }
 
-    /** Sets the gradient to 0 (a host-memory fill on the CPU backend: one ND4J op per parameter costs ~15 us). */
+    /** Sets the gradient to 0 (a host-memory fill on the CPU backend, which avoids one ND4J op per parameter). */
     public void zeroGrad() {
         DataType t = grad.dataType();
         if ((t == DataType.FLOAT || t == DataType.DOUBLE) && Tensors.isContiguous(grad) && Nd4j.getEnvironment().isCPU()) {

@@ -21,7 +21,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Parameters, in {@link #params()} order: {@code name.ln1.gain/bias}, {@code name.attn.qkv.weight/bias}, {@code
  * name.attn.out.weight/bias}, {@code name.ln2.gain/bias}, {@code name.fc1.weight/bias} [d, ff], {@code
  * name.fc2.weight/bias} [ff, d]. The GELU is the {@link GELU.Form#TANH} form (GPT-2's); {@link Activation#RELU} gives
- * the original Transformer's MLP, as the PyTorch peer's decoder block uses.
+ * the original Transformer's MLP, as the decoder block of the PyTorch reference implementation uses.
  *
  * <p>Thread safety as {@link Linear}.
  */
@@ -35,7 +35,7 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
      * @param ff    MLP hidden width >= 1
      */
     public record Config(int d, int heads, int ff, Activation activation) {
-        /** @throws IllegalArgumentException on a size < 1, heads not dividing d, or a null activation */
+        /** @throws IllegalArgumentException on a size &lt; 1, heads not dividing d, or a null activation */
         public Config {
             Checks.atLeast("d", d, 1);
             Checks.atLeast("heads", heads, 1);
@@ -54,7 +54,7 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
             return new Config(d, heads, ff, a);
         }
 
-        /** The paper's small decoder block: d 32, 1 head, ff 128, GELU (the PyTorch peer's sizes; it uses ReLU). */
+        /** The paper's small decoder block: d 32, 1 head, ff 128, GELU (the sizes of the PyTorch reference implementation, which uses ReLU). */
         public static Config small() {
             return new Config(32, 1, 128);
         }
@@ -108,7 +108,7 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
      *
      * @param name   parameter name prefix
      * @param kernel attention core (see {@link MultiHeadSelfAttention.Kernel})
-     * @param causal whether position t attends to u <= t only
+     * @param causal whether position t attends to u &lt;= t only
      */
     public TransformerBlock(String name, Config config, MultiHeadSelfAttention.Kernel kernel, boolean causal,
             DataType type, UniformRandomProvider rng) {
@@ -135,26 +135,32 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
         this("block", config, MultiHeadSelfAttention.Kernel.AUTO, type, Tensors.rng(seed));
     }
 
+    /** {@return the sizes} */
     public Config config() {
         return config;
     }
 
+    /** {@return the layer norm before attention} */
     public LayerNorm ln1() {
         return ln1;
     }
 
+    /** {@return the attention layer} */
     public MultiHeadSelfAttention attention() {
         return attn;
     }
 
+    /** {@return the layer norm before the MLP} */
     public LayerNorm ln2() {
         return ln2;
     }
 
+    /** {@return the MLP's first layer (d to ff)} */
     public Linear fc1() {
         return fc1;
     }
 
+    /** {@return the MLP's second layer (ff to d)} */
     public Linear fc2() {
         return fc2;
     }

@@ -19,7 +19,8 @@
  *
  * <p>Speed: matrix products go through {@link io.regheads.core.internal.Gemm} (direct OpenBLAS on the CPU backend,
  * {@code Nd4j.gemm} elsewhere) into arena buffers (transposes by flags, gradients accumulated by beta = 1); layer
- * norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java loops, because ND4J's per-op dispatch (5-14 us) dominates at these sizes. The hot ones copy their inputs into
+ * norm, GELU, ReLU, the embedding gather/scatter and small-T attention are plain-Java loops, because ND4J's fixed
+ * cost per op dominates at these sizes. The hot ones copy their inputs into
  * arena-held Java arrays ({@link io.regheads.core.nn.Arena#floats}), loop, and copy back; reshaped views come from
  * {@link io.regheads.core.nn.Arena#view}. After the first step of a steady loop nothing is allocated but small Java
  * objects. Host copies go through the project's one host-access layer, which keeps each array alive for the whole

@@ -24,11 +24,9 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * <p><b>Two paths, same numbers.</b> {@link Path#HOST_LOOP}: one plain-Java pass per parameter over the host
  * buffers, state m and v in the parameter's precision (float moments for float parameters, as PyTorch keeps them). {@link Path#ND4J_OPS}:
  * about nine in-place ND4J ops per parameter (scal, axpy, sqrt, rdiv) on preallocated state arrays of the
- * parameter's type; kept for backends without host access (CUDA). Measured on this machine (2 cores, one libnd4j
- * thread, shared with other jobs; AdamW on the float parameters of a 6 -> 256 -> 256 -> 1 MLP, 67 841 values in
- * 6 tensors; one System.nanoTime loop of 2000 steps after 500 warm-up steps, run twice): host loop 0.33-0.37 ms
- * per step, ND4J ops 1.02-1.08 ms per step. So the CPU backend uses the host loop; other backends use the ND4J
- * ops.
+ * parameter's type; kept for backends without host access (CUDA). The host loop measured about three times
+ * faster than the ND4J ops on a small MLP (docs/perf-engine.md), so the CPU backend uses the host loop; other
+ * backends use the ND4J ops.
  *
  * <p>Not thread-safe.
  */

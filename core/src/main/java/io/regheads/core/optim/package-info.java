@@ -5,7 +5,7 @@
  * norm.
  *
  * <p>State is preallocated at construction; a step allocates nothing. On the CPU backend the update is one
- * plain-Java pass over each parameter's host buffer (measured faster than a sequence of in-place ND4J ops, see
- * {@code AdamKernel}); other backends use in-place ND4J ops. Optimizers are not thread-safe.
+ * plain-Java pass over each parameter's host buffer (measured faster than a sequence of in-place ND4J ops; figures in
+ * docs/perf-engine.md); other backends use in-place ND4J ops. Optimizers are not thread-safe.
  */
 package io.regheads.core.optim;

@@ -1,5 +1,7 @@
 package io.regheads.core.token;
 
+import io.regheads.core.internal.Checks;
+
 /**
  * A bijection-up-to-resolution between real numbers and fixed-length token sequences, plus the masks that keep
  * generation on valid sequences.
@@ -9,6 +11,20 @@ package io.regheads.core.token;
  * value if the tokenizer has special tokens); every representable value has exactly one such spelling; {@code
  * interval(encode(y))} contains y (up to the tokenizer's rounding, which each implementation documents); {@code
  * |decode(encode(y)) - y|} is at most half the resolution at y.
+ *
+ * <p><b>Capabilities.</b> Beyond the contract a tokenizer may declare structure that lets a decoder skip work or
+ * walk the token tree instead of enumerating it; callers ask the tokenizer (as torch.distributions asks {@code
+ * has_rsample}) instead of testing its class. Every default is the conservative answer, always correct for any
+ * tokenizer that meets the contract:
+ * <ul>
+ *   <li>{@link #everySequenceValid()} (default false: masks are computed and applied);</li>
+ *   <li>{@link #isFixedPoint()}: base-V fixed-point digits of [0, 1], token order = value order (default false:
+ *       no value order is assumed);</li>
+ *   <li>{@link #hasPrefixRanges()}, {@link #prefixRange} and {@link #detachedSequence()}: every prefix stands for one
+ *       value range (default false: {@code prefixRange} throws);</li>
+ *   <li>{@link #repetitions()} and {@link #decodeSoft}: the sequence repeats one inner spelling, so copies can vote
+ *       (default 1, and {@code decodeSoft} is the greedy choice among allowed tokens).</li>
+ * </ul>
  *
  * <p>Implementations are immutable and thread-safe.
  */
@@ -63,4 +79,142 @@ public interface NumberTokenizer {
 
     /** A printable form of a token, e.g. {@code "+"}, {@code "7"}, {@code "<nan>"}. */
     String tokenString(int token);
+
+    /**
+     * Whether every sequence of T tokens in {@code [0, V)} is valid: {@link #allowed} is true for every token at every
+     * position after every prefix, so a softmax over the vocabulary needs no validity mask.
+     *
+     * <p>Default {@code false}: the masks are computed and applied, which is correct for every tokenizer (only
+     * slower when nothing is masked). Normalized digits and Hamming codes answer {@code true}; sign-exponent-mantissa
+     * tokens {@code false}.
+     *
+     * @return true only if no position ever masks a token
+     */
+    default boolean everySequenceValid() {
+        return false;
+    }
+
+    /**
+     * Whether the tokens are base-V fixed-point digits of y in [0, 1]: every sequence is valid ({@link
+     * #everySequenceValid()} is true) and the prefix {@code t1..tL} (token ids read as digits) covers {@code [i V^-L,
+     * (i + 1) V^-L)} with {@code i = (t1..tL)} in base V (edges rounded to doubles; the last cell ends at 1). So
+     * the sequences in lexicographic token order are sorted by value and partition [0, 1]: a decoder computes CDFs
+     * by summing the mass of smaller tokens, quantiles by one walk down the tree and the mean by expanding prefixes
+     * of known width, with no enumeration.
+     *
+     * <p>Default {@code false}: no value order is assumed (decoders use {@link #prefixRange} or enumerate the valid
+     * sequences). Example: normalized digits, base 10, K = 3: the prefix {@code 7 0} covers {@code [0.70, 0.71)}.
+     *
+     * @return true only for fixed-point digits of [0, 1] as described
+     */
+    default boolean isFixedPoint() {
+        return false;
+    }
+
+    /**
+     * Whether {@link #prefixRange} is available: every valid prefix stands for one contiguous value range, disjoint
+     * from its siblings', except at most one {@link #detachedSequence()}. Decoders use it to walk the token tree in
+     * value order when token order is not value order (a sign {@code -} reverses the digits after it).
+     *
+     * <p>Default {@code false} ({@link #prefixRange} throws).
+     *
+     * @return true if {@link #prefixRange} is implemented
+     */
+    default boolean hasPrefixRanges() {
+        return false;
+    }
+
+    /**
+     * The y-range of a prefix: {@code [min lo, max hi)} over the intervals of all mask-following <b>number</b>
+     * completions of the first {@code length} tokens of {@code prefix}, leaving out the {@link #detachedSequence()};
+     * {@code null} if there is no such completion (a special token such as NaN, or a prefix whose only completion is
+     * the detached sequence). A tokenizer that implements it promises that the completions of every non-empty prefix
+     * fill this range without gaps and that sibling prefixes have disjoint ranges. For {@code length = T} it is
+     * {@link #interval} of a non-detached sequence.
+     *
+     * <p>Example (sign-exponent-mantissa, base 10, E=1, M=3): {@code + -} gives {@code [0.5e-9, 0.9995)}.
+     *
+     * @param prefix tokens, at least {@code length} long, following the masks
+     * @param length number of leading tokens that form the prefix, in [0, T]
+     * @return the range, or null as described
+     * @throws UnsupportedOperationException unless {@link #hasPrefixRanges()} (the default)
+     * @throws IllegalArgumentException      on a null or short prefix, a length outside [0, T] or a prefix that
+     *                                       does not follow the masks (implementations)
+     */
+    default Interval prefixRange(int[] prefix, int length) {
+        throw new UnsupportedOperationException(this + " has no prefix ranges (hasPrefixRanges() is false)");
+    }
+
+    /**
+     * The one valid sequence whose interval may lie outside the ranges of its proper prefixes ({@link #prefixRange}
+     * leaves it out), or {@code null} if there is none (the default). Sign-exponent-mantissa tokens detach their
+     * zero spelling {@code + + 0..0 0..0}: its interval {@code [-B^eMin/2, B^eMin/2)} sits between the negative and
+     * the positive values, outside the range of {@code +} and of {@code + +}.
+     *
+     * @return {@code [T]} a fresh array, or null
+     */
+    default int[] detachedSequence() {
+        return null;
+    }
+
+    /**
+     * How many times a sequence repeats one inner spelling: 1 (the default) for a plain tokenizer; r for a
+     * repetition code ({@code T = r T_inner}), whose copies may disagree in a generated sequence, so that decoders
+     * can vote ({@link #decode} and {@link #decodeSoft} of a repetition code vote).
+     *
+     * @return {@code >= 1}
+     */
+    default int repetitions() {
+        return 1;
+    }
+
+    /**
+     * The number that per-position token probabilities stand for: position by position, the allowed token (after
+     * the tokens chosen so far) with the largest score, ties to the smaller id, then {@link #decode}. A repetition
+     * code ({@link #repetitions()} {@code > 1}) first sums each inner position's scores over its copies (a soft
+     * vote).
+     *
+     * <p>Default: the greedy choice above with one copy. Example (normalized, base 10, K = 2): rows {@code [0.1, 0.9,
+     * 0, ...]} and {@code [0, 0, 0.6, 0.4, 0, ...]} choose {@code 1 2}, decoded to 0.125.
+     *
+     * @param probabilities {@code [T][V]} non-negative finite scores (probabilities, or any monotone score)
+     * @return the decoded value
+     * @throws IllegalArgumentException on a wrong shape, a non-finite score, or a position where no token is allowed
+     */
+    default double decodeSoft(double[][] probabilities) {
+        int t = sequenceLength();
+        int v = vocabularySize();
+        Checks.notNull("probabilities", probabilities);
+        Checks.require(probabilities.length == t, "probabilities must have %d rows, got %d", t, probabilities.length);
+        int[] chosen = new int[t];
+        for (int p = 0; p < t; p++) {
+            Checks.notNull("probabilities[" + p + "]", probabilities[p]);
+            Checks.require(probabilities[p].length == v, "probabilities[%d] must have length %d, got %d", p, v,
+                    probabilities[p].length);
+            Checks.allFinite("probabilities[" + p + "]", probabilities[p]);
+            boolean[] allowed = allowed(p, chosen);
+            int best = -1;
+            for (int k = 0; k < v; k++) {
+                if (allowed[k] && (best < 0 || probabilities[p][k] > probabilities[p][best])) {
+                    best = k;
+                }
+            }
+            Checks.require(best >= 0, "the tokenizer allows no token at position %d", p);
+            chosen[p] = best;
+        }
+        return decode(chosen);
+    }
+
+    /**
+     * The place value of each position, {@code [T]}: what one unit of a token value at position t adds to the
+     * magnitude it spells (base-B fraction digits: {@code B^-(t+1)}; mantissa digits: {@code B^-i} relative to the
+     * leading one), NaN at positions that are no magnitude digits (signs, exponent digits); {@code null} when the
+     * positions have no place values (the default, e.g. Hamming codes). Number-token losses use it (see {@code
+     * TokenLogits.places}).
+     *
+     * @return a fresh array or null
+     */
+    default double[] placeValues() {
+        return null;
+    }
 }

@@ -1,13 +1,18 @@
 package io.regheads.core.train;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
+import java.util.Properties;
 
 /**
  * Settings of a {@link Trainer} run. Validated on construction; {@link #toString()} doubles as provenance.
  *
  * <p>Presets: {@link #defaults()} (batch 128, 300 epochs, Adam lr 1e-3, no weight decay, no clipping, 10%
  * validation, patience 5); {@link #paper()} (the decoding-regression paper's protocol: lr 1e-4, otherwise as
- * defaults); {@link #peer()} (the PyTorch peer: lr 1e-3, batch 128, 20 epochs).
+ * defaults); {@link #shortRun()} (as defaults with at most 20 epochs).
+ *
+ * <p>Settings as named keys: {@link #toProperties()} writes {@code trainer.seed}, {@code trainer.batchSize}, ... (the
+ * field names under {@code trainer.}); {@link #of(Properties)} reads them back, naming the key it refuses.
  *
  * @param seed               seeds the validation split and the per-epoch shuffles (commons-rng XO_RO_SHI_RO_128_PP)
  * @param batchSize          rows per mini-batch, {@code >= 1}; the last, partial batch of an epoch is kept
@@ -38,14 +43,68 @@ public record TrainerConfig(long seed, int batchSize, int maxEpochs, double lear
         return new TrainerConfig(0L, 128, 300, 1e-3, 0.0, 0.0, 0.1, 5);
     }
 
-    /** Decoding-based regression protocol (DESIGN.md section 3): lr 1e-4, max 300 epochs, patience 5 on 10%. */
+    /**
+     * The training protocol of Song and Bahri, "Decoding-based Regression" (arXiv:2501.19383): Adam lr 1e-4, batch
+     * 128, at most 300 epochs, early stopping with patience 5 on a 10% validation split.
+     *
+     * @return the settings
+     */
     public static TrainerConfig paper() {
         return defaults().withLearningRate(1e-4);
     }
 
-    /** The PyTorch peer's settings: Adam lr 1e-3, batch 128, 20 epochs (early stopping kept at patience 5). */
-    public static TrainerConfig peer() {
+    /**
+     * A short fixed-budget run: the {@link #defaults()} (Adam lr 1e-3, batch 128, validation 0.1, patience 5) with at
+     * most 20 epochs. With {@code withValidationFraction(0)} every run takes exactly 20 epochs, the setup of the
+     * comparison with the PyTorch reference implementation in {@code docs/results.md}.
+     *
+     * @return the settings
+     */
+    public static TrainerConfig shortRun() {
         return defaults().withMaxEpochs(20);
+    }
+
+    /** The prefix of the named keys, {@code "trainer."}. */
+    public static final String PREFIX = "trainer.";
+
+    /**
+     * The settings as named keys {@code trainer.<field>} (seed, batchSize, maxEpochs, learningRate, weightDecay,
+     * clipNorm, validationFraction, patience); doubles as {@link Double#toString} writes them, so {@link #of}
+     * gives back an equal config.
+     *
+     * @return a new table
+     */
+    public Properties toProperties() {
+        Properties p = new Properties();
+        p.setProperty(PREFIX + "seed", Long.toString(seed));
+        p.setProperty(PREFIX + "batchSize", Integer.toString(batchSize));
+        p.setProperty(PREFIX + "maxEpochs", Integer.toString(maxEpochs));
+        p.setProperty(PREFIX + "learningRate", Double.toString(learningRate));
+        p.setProperty(PREFIX + "weightDecay", Double.toString(weightDecay));
+        p.setProperty(PREFIX + "clipNorm", Double.toString(clipNorm));
+        p.setProperty(PREFIX + "validationFraction", Double.toString(validationFraction));
+        p.setProperty(PREFIX + "patience", Integer.toString(patience));
+        return p;
+    }
+
+    /**
+     * Reads the keys {@link #toProperties()} writes (other keys of the table are ignored).
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed or out of range, e.g. "trainer.batchSize
+     *                                  must be >= 1, got 0"
+     */
+    public static TrainerConfig of(Properties p) {
+        Settings s = Settings.of(p, PREFIX);
+        long seed = s.longInteger("seed");
+        int batchSize = s.integer("batchSize");
+        int maxEpochs = s.integer("maxEpochs");
+        double learningRate = s.real("learningRate");
+        double weightDecay = s.real("weightDecay");
+        double clipNorm = s.real("clipNorm");
+        double validationFraction = s.real("validationFraction");
+        int patience = s.integer("patience");
+        return s.validated(() -> new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm,
+                validationFraction, patience));
     }
 
     /** True when gradient clipping is on ({@code clipNorm > 0}). */
@@ -53,34 +112,66 @@ public record TrainerConfig(long seed, int batchSize, int maxEpochs, double lear
         return clipNorm > 0;
     }
 
+    /**
+     * {@return a copy with another seed}
+     * @param s the seed
+     */
     public TrainerConfig withSeed(long s) {
         return new TrainerConfig(s, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another batch size}
+     * @param b the batch size, at least 1
+     */
     public TrainerConfig withBatchSize(int b) {
         return new TrainerConfig(seed, b, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another epoch limit}
+     * @param e the largest number of epochs, at least 1
+     */
     public TrainerConfig withMaxEpochs(int e) {
         return new TrainerConfig(seed, batchSize, e, learningRate, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another learning rate}
+     * @param lr the learning rate, positive and finite
+     */
     public TrainerConfig withLearningRate(double lr) {
         return new TrainerConfig(seed, batchSize, maxEpochs, lr, weightDecay, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another weight decay}
+     * @param wd the weight decay, at least 0
+     */
     public TrainerConfig withWeightDecay(double wd) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, wd, clipNorm, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another clipping norm}
+     * @param c the global gradient-norm limit, 0 for none
+     */
     public TrainerConfig withClipNorm(double c) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, c, validationFraction, patience);
     }
 
+    /**
+     * {@return a copy with another validation share}
+     * @param f the share of the rows held out for validation, in [0, 0.9]
+     */
     public TrainerConfig withValidationFraction(double f) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, f, patience);
     }
 
+    /**
+     * {@return a copy with another patience}
+     * @param p epochs without improvement before stopping, at least 1
+     */
     public TrainerConfig withPatience(int p) {
         return new TrainerConfig(seed, batchSize, maxEpochs, learningRate, weightDecay, clipNorm, validationFraction, p);
     }

@@ -38,6 +38,32 @@ class CheckpointTest {
     }
 
     @Test
+    void bytesAndStreamsCarryTheSameFormatAsFiles() throws Exception {
+        Checkpoint c = Checkpoint.of("meta", params());
+        Path f = dir.resolve("m.rgh");
+        c.write(f);
+        byte[] file = Files.readAllBytes(f);
+        assertArrayEquals(file, c.toBytes());
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(7); // whatever came before stays
+        c.write(out);
+        assertArrayEquals(file, Arrays.copyOfRange(out.toByteArray(), 1, out.size()));
+        Checkpoint back = Checkpoint.read(new java.io.ByteArrayInputStream(file));
+        assertEquals("meta", back.metadata());
+        assertArrayEquals(c.tensors().get("b").toDoubleVector(), back.tensors().get("b").toDoubleVector(), 0.0);
+        assertArrayEquals(file, Checkpoint.fromBytes(file).toBytes());
+        // the checks and messages of files, naming the source
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Checkpoint.fromBytes(Arrays.copyOf(file, file.length - 3)));
+        assertTrue(e.getMessage().startsWith("model bytes is "), e.getMessage());
+        byte[] bad = file.clone();
+        bad[file.length / 2] ^= 4;
+        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
+                () -> Checkpoint.read(new java.io.ByteArrayInputStream(bad)));
+        assertTrue(e2.getMessage().startsWith("model stream is corrupt"), e2.getMessage());
+    }
+
+    @Test
     void everyTruncationIsReportedClearly() throws Exception {
         Path f = dir.resolve("m.rgh");
         Checkpoint.of("meta", params()).write(f);
@@ -74,5 +100,12 @@ class CheckpointTest {
         assertEquals("tensor w must have shape [3, 2], got [2, 3] in the file", e.getMessage());
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> Checkpoint.read(dir.resolve("nope")));
         assertEquals("model file " + dir.resolve("nope") + " does not exist", missing.getMessage());
+    }
+
+    @Test
+    void aDirectoryIsRefusedAsAnArgument() {
+        // reading a directory failed with an UncheckedIOException ("Is a directory") instead of the documented IAE
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checkpoint.read(dir));
+        assertEquals("model file " + dir + " is a directory; give the path of a file written by save", e.getMessage());
     }
 }

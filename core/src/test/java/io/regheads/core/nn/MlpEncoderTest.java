@@ -82,7 +82,7 @@ class MlpEncoderTest {
 
     @Test
     void seededInitialisationIsReproducible() {
-        MlpEncoderConfig cfg = MlpEncoderConfig.peer(8, 42L);
+        MlpEncoderConfig cfg = MlpEncoderConfig.small(8, 42L);
         MlpEncoder a = new MlpEncoder(cfg, DataType.FLOAT);
         MlpEncoder b = new MlpEncoder(cfg, DataType.FLOAT);
         MlpEncoder c = new MlpEncoder(cfg.withSeed(43L), DataType.FLOAT);

@@ -61,7 +61,7 @@ class YachtLinearTest {
 
     @Test
     void trainedLinearModelMatchesLeastSquaresOnTheTestFold() {
-        Path root = io.regheads.core.testing.SharedData.datasets();
+        Path root = io.regheads.core.testing.TestDatasets.root();
         Folds.Split split = Folds.forDataset(root, "yacht").split(CsvLoader.load(root.resolve("yacht.csv")), 0);
         StandardScaler xs = StandardScaler.fit(split.train());
         MinMaxScaler ys = MinMaxScaler.fit(split.train());

@@ -3,12 +3,13 @@ package io.regheads.heads.decoder;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.NormalizedTokenizer;
 
 /**
  * Sizes of a {@link DecoderHead}.
  *
- * <p>Example: {@code DecoderConfig.small(NormalizedTokenizer.of(10, 4), 64, 7)} is the peer's decoder: 1 layer, d =
- * 32, 1 head, ff = 128, over 4 decimal digits, for 64 features.
+ * <p>Example: {@code DecoderConfig.small(NormalizedTokenizer.of(10, 4), 64, 7)} has the sizes of the PyTorch
+ * reference implementation's decoder: 1 layer, d = 32, 1 head, ff = 128, over 4 decimal digits, for 64 features.
  *
  * @param tokenizer  how y is spelled (T = {@code tokenizer.sequenceLength()}, V = {@code vocabularySize()})
  * @param inputWidth D, the width of phi, >= 1
@@ -19,7 +20,7 @@ import io.regheads.core.token.NumberTokenizer;
 public record DecoderConfig(NumberTokenizer tokenizer, int inputWidth, TransformerBlock.Config block, int layers,
         long seed) {
 
-    /** @throws IllegalArgumentException on a null tokenizer or block, or a size < 1 */
+    /** @throws IllegalArgumentException on a null tokenizer or block, or a size &lt; 1 */
     public DecoderConfig {
         Checks.notNull("tokenizer", tokenizer);
         Checks.notNull("block", block);

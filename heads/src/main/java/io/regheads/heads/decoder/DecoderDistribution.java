@@ -1,11 +1,11 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.RepeatedTokenizer;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -32,23 +32,29 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       at their interval centre, while their summed {@code mass * width / 2} (the reported error bound) fits
  *       the tolerance.
  * </ul>
- * These need value order = lexicographic token order, which holds for {@link NormalizedTokenizer}. For an
- * {@link UnnormalizedTokenizer} the CDF and the quantiles walk the tree too (T decoder steps per query, see
- * {@code UnnormalizedWalk}): every prefix stands for a contiguous value range, the zero spelling is split off as its
- * own piece, and special tokens (if any) are left out. For other tokenizers, and for the unnormalized exact mean,
- * the same quantities come from the full list of valid sequences (at most {@link Options#maxLeaves()}), sorted by
- * interval.
+ * These need fixed-point digits of [0, 1] (value order = lexicographic token order, {@link
+ * NumberTokenizer#isFixedPoint()}), as normalized digits are. For a tokenizer with prefix ranges ({@link
+ * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) the CDF and the quantiles walk the tree
+ * too (T decoder steps per query, see {@code PrefixRangeWalk}): every prefix stands for a contiguous value range,
+ * the detached sequence (the zero spelling) is split off as its own piece; and the exact mean expands the tree with
+ * those prefix ranges under the same certified budget (at most {@link Options#maxLeaves()} prefixes per row and
+ * level: beyond that cap the bound is reported, not certified). For a repetition code every summary is that of the
+ * <b>voted</b> value ({@code VoteTable}, exact within the enumeration budget, else within the total-variation bound
+ * {@link #voteApproximationBound()}). For other tokenizers (Hamming) the same quantities come from the full list of
+ * valid sequences (at most {@link Options#maxLeaves()}), sorted by interval.
  *
- * <p><b>Point estimate of unnormalized decoders.</b> Use {@link #median()} (the tree-walk 0.5 quantile, T steps):
- * the exact {@link #mean()} enumerates every valid sequence per row (about 36 000 for B=10, E=1, M=3: minutes for
- * the 150 test rows of {@code regheads compare}) and is dominated by the little mass a trained model leaves on huge exponents (a mass of 1e-6 on
- * 1e9 moves the mean by 1e3), so it is kept for completeness but is not a robust prediction.
+ * <p><b>Special values.</b> With NaN/+-Inf tokens, {@link #probabilityNaN()} and its siblings report their
+ * probabilities and every {@link PredictiveDistribution} method describes Y given Y finite ({@link SpecialValues}).
+ *
+ * <p><b>Point estimates.</b> {@link #point(Decoding)}: exact mean, median, density mode (beam), sample mean or
+ * Harrell-Davis median under temperature/top-k/top-p, or AUTO (the certified mean, else the median: an unnormalized
+ * decoder's mean can be dominated by a little mass on far exponents, a mass of 1e-6 on 1e9 moves it by 1e3).
  *
  * <p>Also: {@link #sample} (exact, uniform inside the drawn leaf), {@link #sampleValues} with temperature, top-k
- * and top-p, {@link #beamSearch} and {@link #mode}, sample-based mean and Harrell-Davis median, and majority/soft
- * votes for {@link RepeatedTokenizer}. Immutable (a snapshot of the head's parameters) and thread-safe.
+ * and top-p, {@link #beamSearch}, {@link #mode} and {@link #greedy}, sample-based mean and Harrell-Davis median, and
+ * majority/soft votes for repetition codes ({@link NumberTokenizer#repetitions()} {@code > 1}). Immutable (a snapshot of the head's parameters) and thread-safe.
  */
-public final class DecoderDistribution implements PredictiveDistribution {
+public final class DecoderDistribution implements PredictiveDistribution, SpecialValues {
 
     /**
      * Inference settings.
@@ -59,6 +65,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
      */
     public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
+        /**
+         * @param beamWidth     beams kept by {@link DecoderDistribution#mode()}, at least 1
+         * @param meanTolerance error budget per row of {@link DecoderDistribution#mean()}, at least 0
+         * @param maxLeaves     largest number of valid sequences enumerated, at least 1
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Options {
             Checks.atLeast("beamWidth", beamWidth, 1);
             Checks.require(meanTolerance >= 0 && meanTolerance < Double.POSITIVE_INFINITY,
@@ -73,14 +85,22 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * Sampling settings (DESIGN.md section 5, anchors B3): logits divided by the temperature, then top-k, then the
-     * nucleus: the smallest set of most probable tokens whose mass reaches topP.
+     * Sampling settings, applied at each position after the tokenizer's validity mask: logits divided by the
+     * temperature, then top-k (the k most probable tokens kept), then the nucleus (top-p: the smallest set of the
+     * most probable kept tokens whose mass reaches topP of the kept mass, at least one); the kept probabilities are
+     * renormalised.
      *
      * @param temperature > 0
      * @param topK        0 for none, else >= 1
      * @param topP        in (0, 1]; 1 for none
      */
     public record Sampling(double temperature, int topK, double topP) {
+        /**
+         * @param temperature divides the logits, positive
+         * @param topK        0 for none, else at least 1
+         * @param topP        in (0, 1]; 1 for none
+         * @throws IllegalArgumentException when a field is out of range
+         */
         public Sampling {
             Checks.require(temperature > 0 && temperature < Double.POSITIVE_INFINITY,
                     "temperature must be > 0 and finite, got %s", temperature);
@@ -94,6 +114,77 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
     }
 
+    /** Which summary {@link #point(Decoding)} reports per row. */
+    public enum Point {
+        /** The certified exact mean ({@link #mean()}). */
+        MEAN,
+        /** The tree-walk median ({@link #median()}). */
+        MEDIAN,
+        /** The density mode by beam search ({@link #mode()}). */
+        MODE,
+        /** The mean of {@link Decoding#samples()} values sampled with {@link Decoding#sampling()}. */
+        SAMPLE_MEAN,
+        /** The Harrell-Davis median of the sampled values. */
+        SAMPLE_MEDIAN,
+        /**
+         * The exact mean where it is finite and certified (error bound within {@link Options#meanTolerance()}),
+         * else the median: the mean of an unnormalized decoder can be dominated by far tails or exceed the
+         * expansion's cap.
+         */
+        AUTO
+    }
+
+    /**
+     * Decoding settings for a point prediction.
+     *
+     * @param point    the summary
+     * @param sampling temperature, top-k, top-p of the sample-based summaries
+     * @param samples  samples per row for SAMPLE_MEAN and SAMPLE_MEDIAN, >= 1
+     * @param seed     seed of their generator
+     */
+    public record Decoding(Point point, Sampling sampling, int samples, long seed) {
+        public Decoding {
+            Checks.notNull("point", point);
+            Checks.notNull("sampling", sampling);
+            Checks.atLeast("samples", samples, 1);
+        }
+
+        /** AUTO, plain sampling, 256 samples, seed 0. */
+        public static Decoding defaults() {
+            return new Decoding(Point.AUTO, Sampling.plain(), 256, 0);
+        }
+    }
+
+    /**
+     * The point prediction per row as {@code decoding} says (see {@link Point}).
+     *
+     * @throws IllegalArgumentException if decoding is null
+     */
+    public double[] point(Decoding decoding) {
+        Checks.notNull("decoding", decoding);
+        return switch (decoding.point()) {
+            case MEAN -> mean();
+            case MEDIAN -> median();
+            case MODE -> mode();
+            case SAMPLE_MEAN -> sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
+                    decoding.seed()), decoding.samples(), decoding.sampling());
+            case SAMPLE_MEDIAN -> sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
+                    decoding.seed()), decoding.samples(), decoding.sampling());
+            case AUTO -> {
+                MeanEstimate m = exactMean(options.meanTolerance());
+                double[] median = null;
+                double[] out = m.mean().clone();
+                for (int r = 0; r < b; r++) {
+                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= options.meanTolerance() * (1 + 1e-12))) {
+                        median = median == null ? median() : median;
+                        out[r] = median[r];
+                    }
+                }
+                yield out;
+            }
+        };
+    }
+
     /** Exact mean with a certified bound: {@code |E[Y] - mean[b]| <= errorBound[b]}. */
     public record MeanEstimate(double[] mean, double[] errorBound, double[] secondMoment) {}
 
@@ -102,7 +193,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     /**
      * Sample slots (input rows x samples) per block in sampling: bounds a block's state; prefix sharing keeps the
-     * live state rows well below it (measured on the peer setup: 8192-32768 equally fast, 2048 and 131072 slower).
+     * live state rows well below it (the block sizes tried are in docs/perf-decoder.md).
      */
     private static final int BLOCK_ROWS = 16384;
 
@@ -121,26 +212,30 @@ public final class DecoderDistribution implements PredictiveDistribution {
     private final int v;
     private final Options options;
     private final boolean tabulate;
-    private final UnnormalizedWalk walk; // tree walks for unnormalized tokenizers, else null
+    private final PrefixRangeWalk walk; // tree walks for tokenizers with prefix ranges (not fixed point), else null
+    private final RepeatedTokenizer repeated; // the distribution of the vote, else null
+    private final UnnormalizedTokenizer unnormalized; // else null
+    private volatile VoteTable votes;
+    private volatile double[][] specials; // [3][B]: P(NaN), P(+Inf), P(-Inf)
     private volatile Leaves leaves;
     private volatile List<int[]> sequences;
     private volatile boolean tooMany;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == head.inputWidth(), "phi must have %d columns, got %d", head.inputWidth(), phi.size(1));
-        Checks.require(phi.size(0) >= 1, "phi must have at least one row");
+        Checks.rows("phi", phi, "D", head.inputWidth());
+        Checks.finiteRows("phi", phi);
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
-        this.ordered = tok instanceof NormalizedTokenizer;
+        this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);
-        Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
         this.t = w.t;
         this.v = w.v;
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
-        this.walk = tok instanceof UnnormalizedTokenizer ut ? new UnnormalizedWalk(this, ut) : null;
+        this.walk = !ordered && tok.hasPrefixRanges() ? new PrefixRangeWalk(this, tok) : null;
+        this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
+        this.unnormalized = tok instanceof UnnormalizedTokenizer ut ? ut : null;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -154,6 +249,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
         this.options = o.options;
         this.tabulate = true;
         this.walk = null;
+        this.repeated = o.repeated;
+        this.unnormalized = o.unnormalized;
     }
 
     /**
@@ -162,7 +259,95 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * independent route to the tree algorithms' results.
      */
     public DecoderDistribution tabulated() {
-        return tabulate ? this : new DecoderDistribution(this);
+        return tabulate || repeated != null ? this : new DecoderDistribution(this);
+    }
+
+    // ------------------------------------------------------------------ special values (NaN, +-Inf tokens)
+
+    /**
+     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). With an unnormalized tokenizer with special
+     * tokens: the probability of each special sequence (its first token; the rest is forced), one teacher-forced
+     * pass each; for a repeated tokenizer: the share of the votes that decode to each; otherwise 0.
+     */
+    private double[][] specials() {
+        double[][] sp = specials;
+        if (sp == null) {
+            sp = new double[3][b];
+            if (repeated != null) {
+                VoteTable vt = votes();
+                for (int k = 0; k < 3; k++) {
+                    sp[k] = vt.special(k);
+                }
+            } else if (unnormalized != null && unnormalized.config().specialTokens()) {
+                double[] which = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+                for (int k = 0; k < 3; k++) {
+                    int[][] seq = new int[b][];
+                    Arrays.fill(seq, tok.encode(which[k]));
+                    double[] lp = score(seq)[0];
+                    for (int r = 0; r < b; r++) {
+                        sp[k][r] = Math.exp(lp[r]);
+                    }
+                }
+            }
+            specials = sp;
+        }
+        return sp;
+    }
+
+    /** P(Y finite) per row, the mass the finite part is divided by (1 without special tokens). */
+    private double[] finiteMass() {
+        double[][] sp = specials();
+        double[] out = new double[b];
+        for (int r = 0; r < b; r++) {
+            out[r] = 1 - sp[0][r] - sp[1][r] - sp[2][r];
+            Checks.require(out[r] > 0, "row %d: the model puts all its mass on NaN/Inf tokens: the finite part has no"
+                    + " distribution", r);
+        }
+        return out;
+    }
+
+    /**
+     * P(Y is NaN) per row: 0 unless the tokenizer has special tokens. The {@link PredictiveDistribution} methods
+     * describe Y given Y finite (see {@link SpecialValues}).
+     */
+    @Override
+    public double[] probabilityNaN() {
+        return specials()[0].clone();
+    }
+
+    /** P(Y = +Infinity) per row (see {@link #probabilityNaN()}). */
+    @Override
+    public double[] probabilityPositiveInfinity() {
+        return specials()[1].clone();
+    }
+
+    /** P(Y = -Infinity) per row (see {@link #probabilityNaN()}). */
+    @Override
+    public double[] probabilityNegativeInfinity() {
+        return specials()[2].clone();
+    }
+
+    /** The table of voted values (built once), for a {@link RepeatedTokenizer}. */
+    private VoteTable votes() {
+        VoteTable vt = votes;
+        if (vt == null) {
+            vt = VoteTable.build(start(), repeated, b, options.maxLeaves());
+            votes = vt;
+        }
+        return vt;
+    }
+
+    /**
+     * For a {@link RepeatedTokenizer}: per row, the probability mass of the full sequences that the enumeration of
+     * the votes left out ({@link Options#maxLeaves()} prefixes kept per row and position). 0 means the distribution
+     * of the vote is exact; otherwise the reported distribution is the enumerated part renormalised, within this
+     * total-variation distance of the true law of the vote ({@code sup_y |F(y) - Fhat(y)| <= bound}).
+     *
+     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     */
+    public double[] voteApproximationBound() {
+        Checks.require(repeated != null, "voteApproximationBound needs a RepeatedTokenizer, got %s", tok);
+        return votes().dropped();
     }
 
     @Override
@@ -237,15 +422,20 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
+        if (repeated != null) {
+            return votes().logDensity(y);
+        }
         if (tabulate) {
             return leaves().logDensity(y);
         }
         boolean[] inside = new boolean[b];
         int[][] tk = tokensOf(y, inside);
         double[] lp = score(tk)[0];
+        double[] finite = finiteMass();
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
-            out[r] = inside[r] ? lp[r] - Math.log(tok.interval(tk[r]).width()) : Double.NEGATIVE_INFINITY;
+            out[r] = inside[r] ? lp[r] - Math.log(tok.interval(tk[r]).width()) - Math.log(finite[r])
+                    : Double.NEGATIVE_INFINITY;
         }
         return out;
     }
@@ -253,8 +443,16 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
+        if (repeated != null) {
+            return votes().cdf(y);
+        }
         if (walk != null) {
-            return walk.cdf(y);
+            double[] c = walk.cdf(y);
+            double[] finite = finiteMass();
+            for (int r = 0; r < b; r++) {
+                c[r] = Math.min(1, c[r] / finite[r]);
+            }
+            return c;
         }
         if (!ordered || tabulate) {
             return leaves().cdf(y);
@@ -286,8 +484,11 @@ public final class DecoderDistribution implements PredictiveDistribution {
         if (p == 1) {
             return supportUpperBound();
         }
+        if (repeated != null) {
+            return votes().quantile(p);
+        }
         if (walk != null) {
-            return walk.quantile(p);
+            return walk.quantile(p, finiteMass());
         }
         if (!ordered || tabulate) {
             return leaves().quantile(p);
@@ -334,13 +535,27 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     // ------------------------------------------------------------------ exact mean by tree expansion
 
+    /**
+     * E[Y] per row: {@link #exactMean} with the tolerance of the {@link Options} ({@code |E[Y] - mean| <= bound <=
+     * tolerance}, bounded work: fixed-point digits and tokenizers with prefix ranges expand the tree under the budget,
+     * at most {@link Options#maxLeaves()} prefixes per row and level; beyond that cap the reported bound is not
+     * certified); for a repetition code the mean of the voted value. An unnormalized decoder's mean can be dominated by
+     * a little mass on far exponents: see {@link #point(Decoding)} for robust alternatives.
+     */
     @Override
     public double[] mean() {
+        if (repeated != null) {
+            return votes().mean();
+        }
         return exactMean(options.meanTolerance()).mean();
     }
 
+    /** Var[Y] per row, from the same computation as {@link #mean()}. */
     @Override
     public double[] variance() {
+        if (repeated != null) {
+            return votes().variance();
+        }
         MeanEstimate m = exactMean(options.meanTolerance());
         double[] out = new double[b];
         for (int i = 0; i < b; i++) {
@@ -355,13 +570,31 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
      * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
      * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
-     * (bound 0).
+     * (bound 0): one teacher-forced pass per valid sequence, which takes minutes for tens of thousands of sequences
+     * (unlike {@link #mean()}, this does not refuse).
      *
-     * @throws IllegalArgumentException if tolerance is negative or not finite
+     * @throws IllegalArgumentException if tolerance is negative or not finite, or (no value order) the tokenizer has
+     *                                  more than {@link Options#maxLeaves()} valid sequences
      */
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
+        if (repeated != null) { // the table of votes: exact, or not certified where the enumeration dropped mass
+            VoteTable vt = votes();
+            double[] m = vt.mean();
+            double[] var = vt.variance();
+            double[] dropped = vt.dropped();
+            double[] bound = new double[b];
+            double[] second = new double[b];
+            for (int r = 0; r < b; r++) {
+                bound[r] = dropped[r] > 0 ? Double.POSITIVE_INFINITY : 0;
+                second[r] = var[r] + m[r] * m[r];
+            }
+            return new MeanEstimate(m, bound, second);
+        }
+        if (unnormalized != null && !tabulate) {
+            return unnormalizedMean(tolerance);
+        }
         if (!ordered || tabulate) {
             return leaves().moments();
         }
@@ -375,17 +608,78 @@ public final class DecoderDistribution implements PredictiveDistribution {
         return new MeanEstimate(mean, bound, second);
     }
 
+    /**
+     * The unnormalized exact mean: the same certified expansion with prefix value ranges ({@code
+     * MeanExpander.unnormalized}: {@code prefixRange}, widened by the zero cell on the zero path), at most {@link
+     * Options#maxLeaves()} expanded prefixes per row and level; the sums are divided by P(finite).
+     */
+    private MeanEstimate unnormalizedMean(double tolerance) {
+        double[] finite = finiteMass();
+        double[] mean = new double[b];
+        double[] bound = new double[b];
+        double[] second = new double[b];
+        DecoderState start = start();
+        MeanExpander.Ranges ranges = MeanExpander.unnormalized(unnormalized);
+        for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
+            int c1 = Math.min(b, c0 + MEAN_CHUNK);
+            double least = 1;
+            for (int r = c0; r < c1; r++) {
+                least = Math.min(least, finite[r]);
+            }
+            MeanExpander.expand(start, c0, c1, tolerance * least, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxLeaves());
+        }
+        for (int r = 0; r < b; r++) {
+            mean[r] /= finite[r];
+            bound[r] /= finite[r];
+            second[r] /= finite[r];
+        }
+        return new MeanEstimate(mean, bound, second);
+    }
+
     // ------------------------------------------------------------------ sampling
 
     /** Draws exact samples: a leaf by ancestral sampling, then a uniform point inside its interval. */
     @Override
     public double[][] sample(UniformRandomProvider rng, int n) {
+        if (repeated != null) {
+            Checks.notNull("rng", rng);
+            Checks.atLeast("n", n, 1);
+            return votes().sample(rng, n);
+        }
         int[][] seq = sampleSequences(rng, n, Sampling.plain());
         double[][] out = new double[n][b];
+        int[] missing = new int[b]; // draws that were special values: Y given Y finite redraws them
+        int most = 0;
         for (int r = 0; r < b; r++) {
             for (int j = 0; j < n; j++) {
-                Interval iv = tok.interval(seq[r * n + j]);
-                out[j][r] = iv.lo() + rng.nextDouble() * iv.width();
+                int[] q = seq[r * n + j];
+                if (Double.isFinite(tok.decode(q))) {
+                    Interval iv = tok.interval(q);
+                    out[j - missing[r]][r] = iv.lo() + rng.nextDouble() * iv.width();
+                } else {
+                    missing[r]++;
+                }
+            }
+            most = Math.max(most, missing[r]);
+        }
+        if (most > 0) {
+            finiteMass(); // refuses rows without a finite part
+            while (most > 0) { // rejection: redraw until every row has n finite draws
+                int[][] more = sampleSequences(rng, most, Sampling.plain());
+                int next = 0;
+                for (int r = 0; r < b; r++) {
+                    for (int j = 0; j < most && missing[r] > 0; j++) {
+                        int[] q = more[r * most + j];
+                        if (Double.isFinite(tok.decode(q))) {
+                            Interval iv = tok.interval(q);
+                            out[n - missing[r]][r] = iv.lo() + rng.nextDouble() * iv.width();
+                            missing[r]--;
+                        }
+                    }
+                    next = Math.max(next, missing[r]);
+                }
+                most = next;
             }
         }
         return out;
@@ -408,7 +702,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
      * decoder step per distinct prefix and position, shared by all samples on that prefix (exact: each sample
      * draws its own token at every node; see {@code PrefixSampler}).
      *
-     * @throws IllegalArgumentException if n < 1 or rng/sampling is null
+     * @throws IllegalArgumentException if n &lt; 1 or rng/sampling is null
      */
     public int[][] sampleSequences(UniformRandomProvider rng, int n, Sampling sampling) {
         Checks.notNull("rng", rng);
@@ -520,7 +814,19 @@ public final class DecoderDistribution implements PredictiveDistribution {
 
     // ------------------------------------------------------------------ beam search, mode, votes
 
-    /** Beam search with {@code width} beams per row; returns the most probable final sequence of each row. */
+    /**
+     * Beam search for the <b>density mode</b> with {@code width} beams per row: partial sequences are ranked by an
+     * upper bound on the density any completion can reach, {@code log P(prefix) - log minWidth(prefix)} (minWidth:
+     * the smallest cell width among the prefix's completions), and the final sequences by their density {@code log
+     * P(sequence) - log width}. For tokenizers whose cells all have one width (normalized digits, Hamming) this is the
+     * ranking by probability; for an {@link UnnormalizedTokenizer}, whose cells range over many orders of magnitude,
+     * ranking by probability alone would prefer a likely wide cell over a denser narrow one. Sequences that decode to
+     * a special value (NaN, +-Inf) have no density and are never chosen. A width that covers every prefix is an exact
+     * search (tested against brute force).
+     *
+     * @return per row the densest sequence found, its log-probability and log-density
+     * @throws IllegalArgumentException if width < 1
+     */
     public Beam beamSearch(int width) {
         Checks.atLeast("width", width, 1);
         DecoderState s = start();
@@ -533,7 +839,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
                 s.logProbabilities(i, 1.0, row);
                 for (int k = 0; k < v; k++) {
                     if (row[k] > Double.NEGATIVE_INFINITY) {
-                        cand.add(new double[] {i, k, score[i] + row[k]});
+                        cand.add(new double[] {i, k, score[i] + row[k],
+                            score[i] + row[k] - logMinWidth(s.prefix(i), pos, k)});
                     }
                 }
             }
@@ -546,7 +853,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
             }
             List<double[]> kept = new ArrayList<>();
             for (List<double[]> l : bySource) {
-                l.sort(Comparator.comparingDouble((double[] c) -> -c[2]));
+                l.sort(Comparator.comparingDouble((double[] c) -> -c[3]));
                 kept.addAll(l.subList(0, Math.min(width, l.size())));
             }
             int[] par = new int[kept.size()];
@@ -567,6 +874,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
         for (int i = 0; i < s.rows(); i++) {
             int r = s.source(i);
             int[] seq = s.prefix(i);
+            if (!Double.isFinite(tok.decode(seq))) {
+                continue; // a special value: no density
+            }
             double ld = score[i] - Math.log(tok.interval(seq).width());
             if (best[r] == null || ld > bestLd[r]) {
                 best[r] = seq;
@@ -577,9 +887,45 @@ public final class DecoderDistribution implements PredictiveDistribution {
         return new Beam(best, bestLp, bestLd);
     }
 
+    /**
+     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k}: 0 (equal
+     * widths) except for an {@link UnnormalizedTokenizer}, where it is the width of a first-mantissa cell at the
+     * smallest exponent the prefix's range reaches ({@code B^(e - M + 1) (1 + 1/B) / 2}, the narrowest cell of a
+     * decade), or the zero cell's width on the zero path if that is smaller; 0 for a prefix without a value (a
+     * special token).
+     */
+    private double logMinWidth(int[] prefix, int pos, int k) {
+        if (unnormalized == null) {
+            return 0;
+        }
+        int[] c = prefix.clone();
+        c[pos] = k;
+        if (pos == t - 1) {
+            return Double.isFinite(tok.decode(c)) ? Math.log(tok.interval(c).width()) : 0;
+        }
+        io.regheads.tokenizers.internal.SignificantDigits sig = unnormalized.digits();
+        int base = unnormalized.config().base();
+        int m = unnormalized.config().mantissaDigits();
+        double best = Double.POSITIVE_INFINITY;
+        if (unnormalized.isZeroPrefix(c, pos + 1)) {
+            best = tok.interval(unnormalized.zeroSequence()).width();
+        }
+        Interval r = unnormalized.prefixRange(c, pos + 1);
+        if (r != null) {
+            double smallest = r.lo() <= 0 && r.hi() > 0 ? 0 : Math.min(Math.abs(r.lo()), Math.abs(r.hi()));
+            int e = smallest <= 0 ? sig.minExponent()
+                    : Math.max(sig.minExponent(), (int) Math.floor(Math.log(smallest) / Math.log(base)) - 1);
+            best = Math.min(best, Math.pow(base, e - m + 1) * (1 + 1.0 / base) / 2);
+        }
+        return best < Double.POSITIVE_INFINITY ? Math.log(best) : 0;
+    }
+
     /** The decoded value of the highest-density sequence found by a beam search of {@link Options#beamWidth()}. */
     @Override
     public double[] mode() {
+        if (repeated != null) {
+            return votes().mode();
+        }
         Beam beam = beamSearch(options.beamWidth());
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
@@ -589,15 +935,53 @@ public final class DecoderDistribution implements PredictiveDistribution {
     }
 
     /**
-     * Error-corrected greedy prediction for a {@link RepeatedTokenizer}: decode greedily (argmax at each position),
-     * then vote per inner position: majority of the greedy tokens ({@code soft = false}) or the largest summed
-     * probability ({@code soft = true}).
+     * Greedy decoding: token by token the most probable allowed token (ties to the smaller id), decoded with {@link
+     * NumberTokenizer#decode} (which votes for a repetition code; a sequence spelling a special token decodes to its
+     * special value). T decoder steps for all rows. A cheap approximation of the most probable sequence (not of the
+     * density mode, which {@link #beamSearch} ranks by), and the arithmetic benchmark's point prediction, as in the
+     * papers' text models.
      *
-     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     * @return {@code [B]} decoded values
+     */
+    public double[] greedy() {
+        DecoderState s = start();
+        double[] row = new double[v];
+        int[] next = new int[b];
+        for (int pos = 0; pos < t; pos++) {
+            for (int r = 0; r < b; r++) {
+                s.logProbabilities(r, 1.0, row); // masked: disallowed tokens are -infinity
+                int best = 0;
+                for (int k = 1; k < v; k++) {
+                    if (row[k] > row[best]) {
+                        best = k;
+                    }
+                }
+                next[r] = best;
+            }
+            s.advance(next);
+        }
+        double[] out = new double[b];
+        int[] seq = new int[t];
+        for (int r = 0; r < b; r++) {
+            for (int p = 0; p < t; p++) {
+                seq[p] = s.token(r, p);
+            }
+            out[r] = tok.decode(seq);
+        }
+        return out;
+    }
+
+    /**
+     * Error-corrected greedy prediction for a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}):
+     * decode greedily (argmax at each position), then vote per inner position: majority of the greedy tokens
+     * ({@code soft = false}, {@link NumberTokenizer#decode}) or the largest summed probability ({@code soft = true},
+     * {@link NumberTokenizer#decodeSoft}).
+     *
+     * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] vote(boolean soft) {
-        Checks.require(tok instanceof RepeatedTokenizer, "vote needs a RepeatedTokenizer, got %s", tok);
-        RepeatedTokenizer rt = (RepeatedTokenizer) tok;
+        Checks.require(tok.repetitions() > 1, "vote needs a tokenizer that repeats its spelling (repetitions() > 1), got %s",
+                tok);
         DecoderState s = start();
         double[][][] probs = new double[b][t][v];
         double[] row = new double[v];
@@ -618,7 +1002,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         }
         double[] out = new double[b];
         for (int r = 0; r < b; r++) {
-            out[r] = soft ? rt.decodeSoft(probs[r]) : rt.decode(s.prefix(r));
+            out[r] = soft ? tok.decodeSoft(probs[r]) : tok.decode(s.prefix(r));
         }
         return out;
     }
@@ -626,13 +1010,16 @@ public final class DecoderDistribution implements PredictiveDistribution {
     // ------------------------------------------------------------------ support and leaves
 
     /**
-     * 0 for normalized digits; for an {@link UnnormalizedTokenizer} the low end of its whole number range (from
-     * {@link UnnormalizedTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
+     * 0 for fixed-point digits; for a tokenizer with prefix ranges the low end of its whole number range (from
+     * {@link NumberTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
      * sequences when there are at most {@link Options#maxLeaves()} of them, else {@code -Infinity} (not enumerated).
      */
     @Override
     public double[] supportLowerBound() {
         double[] out = new double[b];
+        if (repeated != null) {
+            return votes().lowest();
+        }
         if (walk != null) {
             Arrays.fill(out, walk.lowest());
             return out;
@@ -646,6 +1033,9 @@ public final class DecoderDistribution implements PredictiveDistribution {
     @Override
     public double[] supportUpperBound() {
         double[] out = new double[b];
+        if (repeated != null) {
+            return votes().highest();
+        }
         if (walk != null) {
             Arrays.fill(out, walk.highest());
             return out;
@@ -662,6 +1052,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
         if (s == null && !tooMany) {
             List<int[]> list = new ArrayList<>();
             if (enumerate(tok, new int[t], 0, options.maxLeaves(), list)) {
+                list.removeIf(q -> !Double.isFinite(tok.decode(q))); // special values have no interval
                 list.sort(Comparator.comparingDouble((int[] q) -> tok.interval(q).lo()));
                 sequences = list;
                 s = list;
@@ -713,7 +1104,8 @@ public final class DecoderDistribution implements PredictiveDistribution {
             NumberTokenizer tk = dd.tok;
             List<int[]> all = dd.sequences();
             Checks.require(all != null, "the tokenizer has more than %d valid sequences: exact CDF, quantiles and mean"
-                    + " need value-ordered tokens (NormalizedTokenizer); use sampling", dd.options.maxLeaves());
+                    + " need fixed-point digits or prefix ranges (NumberTokenizer capabilities); use sampling",
+                    dd.options.maxLeaves());
             seq.addAll(all);
             iv = new Interval[seq.size()];
             for (int i = 0; i < iv.length; i++) {
@@ -724,6 +1116,7 @@ public final class DecoderDistribution implements PredictiveDistribution {
             prob = new double[dd.b][iv.length];
             // teacher-forced scoring of every leaf for every row
             int[][] one = new int[dd.b][];
+            double[] total = new double[dd.b];
             for (int i = 0; i < iv.length; i++) {
                 for (int r = 0; r < dd.b; r++) {
                     one[r] = seq.get(i);
@@ -731,6 +1124,12 @@ public final class DecoderDistribution implements PredictiveDistribution {
                 double[] lp = dd.score(one)[0];
                 for (int r = 0; r < dd.b; r++) {
                     prob[r][i] = Math.exp(lp[r]);
+                    total[r] += prob[r][i];
+                }
+            }
+            for (int r = 0; r < dd.b; r++) { // the finite part (special values have no interval), renormalised
+                for (int i = 0; i < iv.length; i++) {
+                    prob[r][i] /= total[r];
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
@@ -14,6 +15,7 @@ import io.regheads.core.nn.MultiHeadSelfAttention;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,16 +25,19 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Transformer decoder head over any {@link NumberTokenizer} (DESIGN.md section 5):
+ * Transformer decoder head over any {@link NumberTokenizer} (the decoder of Song and Bahri, "Decoding-based
+ * Regression", arXiv:2501.19383):
  * <pre>
  *   x[b, 0]   = phi[b] Win + bin + pos[0]                       phi [B, D] -> [B, d]
  *   x[b, t]   = emb[token[b, t-1]] + pos[t]        t = 1..T-1   (teacher forcing on the target tokens)
  *   x         = block_L(... block_1(x))                          pre-LN causal blocks, [B, T, d]
  *   logits    = LN_f(x) Wout + bout                              [B, T, V]
  *   mask[b,t] = tokenizer.allowed(t, token[b, 0..t-1])           [B, T, V], 1 allowed / 0 masked
- *               (null for a NormalizedTokenizer, whose digits are all allowed at every position)
+ *               (null when tokenizer.everySequenceValid(), e.g. normalized digits)
  * </pre>
- * The output is {@link TokenLogits} with the tokenizer's token values and the mask, so every token loss (CE,
+ * The output is {@link TokenLogits} with the tokenizer's token values, its place values ({@link
+ * NumberTokenizer#placeValues}: number-level and place-weighted NTL, and NTL on the mantissa digits only of
+ * unnormalized tokens) and the mask, so every token loss (CE,
  * CE + lambda NTL-WAS, GCE, place-weighted NTL) trains it under the same masked softmax that scoring and sampling
  * use ({@link DecoderDistribution}, {@link DecoderState}).
  *
@@ -42,10 +47,21 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Thread safety: concurrent forward passes with separate arenas are safe; backward writes gradients.
  */
-public final class DecoderHead implements RegressionHead {
+public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
-    /** Caches of one teacher-forced pass. */
-    record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
+    /**
+     * What backward needs from one teacher-forced pass (immutable; callers pass it back unchanged).
+     *
+     * @param batch    B
+     * @param tokens   the target tokens {@code [B * T]} (a private copy)
+     * @param in       {@code phi Win + bin}, {@code [B, d]}
+     * @param token    the token embeddings of positions 1..T-1, {@code [B, T-1, d]} (null when T = 1)
+     * @param position the position embeddings, {@code [B, T, d]}
+     * @param blocks   one cache per transformer block
+     * @param lnf      the final layer norm
+     * @param out      the output projection, logits {@code [B, T, V]}
+     */
+    public record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
             List<TransformerBlock.Cache> blocks, LayerNorm.Cache lnf, Linear.Cache out) {}
 
     private final DecoderConfig config;
@@ -55,6 +71,7 @@ public final class DecoderHead implements RegressionHead {
     private final int v;
     private final int d;
     private final double[] tokenValues;
+    private final double[] places; // [T] or null
     private final Linear in;
     private final Embedding token;
     private final Embedding position;
@@ -76,6 +93,7 @@ public final class DecoderHead implements RegressionHead {
         this.v = tokenizer.vocabularySize();
         this.d = config.block().d();
         this.tokenValues = tokenizer.tokenValues();
+        this.places = tokenizer.placeValues();
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
         this.in = new Linear("decoder.in", config.inputWidth(), d, type, rng);
         this.token = new Embedding("decoder.token", v, d, type, rng);
@@ -97,14 +115,17 @@ public final class DecoderHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sizes} */
     public DecoderConfig config() {
         return config;
     }
 
+    /** {@return the tokenizer that spells y} */
     public NumberTokenizer tokenizer() {
         return tokenizer;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }
@@ -151,11 +172,17 @@ public final class DecoderHead implements RegressionHead {
      * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
      * value).
      *
-     * @throws IllegalArgumentException if y is empty, non-finite, or outside the tokenizer's domain
+     * <p>NaN and +-Infinity are labels too when the tokenizer spells them (an {@code UnnormalizedTokenizer} with
+     * special tokens: {@code <nan> + 0..0 0..0}); the model then learns P(NaN), P(+-Inf) by cross-entropy like any
+     * other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
+     * carry no loss).
+     *
+     * @throws IllegalArgumentException if y is null or empty, or a label is outside the tokenizer's domain (e.g.
+     *                                  NaN without special tokens; the tokenizer's message names the value)
      */
     @Override
     public Targets targets(double[] y) {
-        Checks.allFinite("y", y);
+        Checks.notNull("y", y);
         Checks.require(y.length > 0, "y must not be empty, got length 0");
         int[] tokens = new int[y.length * t];
         for (int i = 0; i < y.length; i++) {
@@ -172,10 +199,10 @@ public final class DecoderHead implements RegressionHead {
      * @throws IllegalArgumentException on missing or mismatched targets, a wrong phi shape, or an invalid token
      */
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.require(targets instanceof Targets.Tokens, "targets must be Targets.Tokens (teacher forcing), got %s",
                 targets == null ? "null" : targets.getClass().getSimpleName());
-        Checks.rank("phi", phi, 2);
+        Checks.rows("phi", phi, "D", inputWidth());
         Targets.Tokens tt = (Targets.Tokens) targets;
         int b = Math.toIntExact(phi.size(0));
         Checks.require(tt.batchSize() == b && tt.positions() == t,
@@ -225,12 +252,12 @@ public final class DecoderHead implements RegressionHead {
         }
         LayerNorm.Cache cl = lnf.forward(x, arena);
         Linear.Cache co = out.forward(cl.output(), arena); // [B, T, V]
-        INDArray mask = null; // normalized digits: every token is allowed everywhere, no mask needed
-        if (!(tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer)) {
+        INDArray mask = null; // every token allowed everywhere (e.g. normalized digits): no mask needed
+        if (!tokenizer.everySequenceValid()) {
             mask = arena.get(type, b, t, v);
             Host.write(masks(tokens, b), mask);
         }
-        return new Forward(new TokenLogits(co.output(), tokenValues, mask),
+        return new Forward<>(new TokenLogits(co.output(), tokenValues, mask, places),
                 new Cache(b, tokens.clone(), ci, ct, cp, cb, cl, co));
     }
 
@@ -253,12 +280,12 @@ public final class DecoderHead implements RegressionHead {
 
     /** @return {@code dPhi [B, D]}; adds every parameter gradient */
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
+    public INDArray backward(Forward<Cache> forward, HeadOutput dOutput, Arena arena) {
         Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s",
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
-        Checks.require(forward.cache() instanceof Cache, "forward must come from this head");
-        Cache c = (Cache) forward.cache();
+        Cache c = Checks.notNull("forward.cache", forward.cache());
         int b = c.batch();
+        Checks.shape("dOutput logits", ((TokenLogits) dOutput).logits(), b, t, v);
         // logits = LN_f(x) Wout + bout
         INDArray dx = out.backward(c.out(), ((TokenLogits) dOutput).logits(), arena);
         dx = lnf.backward(c.lnf(), dx, arena);
@@ -286,10 +313,32 @@ public final class DecoderHead implements RegressionHead {
         return in.backward(c.in(), di, arena);
     }
 
-    /** The predictive distributions for rows of phi {@code [B, D]}, from a snapshot of the current parameters. */
+    /**
+     * The predictive distributions for rows of phi, from a snapshot of the current parameters (computed in double
+     * precision).
+     *
+     * @param phi {@code [B, D]}, finite
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
     @Override
     public DecoderDistribution distribution(INDArray phi) {
         return new DecoderDistribution(this, phi, DecoderDistribution.Options.defaults());
+    }
+
+    /**
+     * Point predictions: {@link PointEstimate#GREEDY} is {@link DecoderDistribution#greedy()} (a width-1 beam search,
+     * decoded; T decoder steps), the others are the distribution's mean, median or mode (a beam of {@link
+     * DecoderDistribution.Options#beamWidth()}).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary
+     * @return {@code [B]} in the tokenizer's units
+     * @throws IllegalArgumentException if estimate is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        return estimate == PointEstimate.GREEDY ? distribution(phi).greedy() : RegressionHead.super.point(phi, estimate);
     }
 
     /** As {@link #distribution(INDArray)} with explicit inference options. */

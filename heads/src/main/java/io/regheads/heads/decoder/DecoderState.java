@@ -32,7 +32,7 @@ final class DecoderState {
     /** An immutable snapshot of a head's parameters for inference. */
     static final class Weights {
         final NumberTokenizer tokenizer;
-        /** True when every token is allowed everywhere (normalized digits): masks need no tokenizer calls. */
+        /** True when every token is allowed everywhere ({@link NumberTokenizer#everySequenceValid()}): no masks. */
         final boolean unmasked;
         final DataType type;
         final int t;
@@ -74,7 +74,7 @@ final class DecoderState {
 
         Weights(DecoderHead h) {
             tokenizer = h.tokenizer();
-            unmasked = tokenizer instanceof io.regheads.tokenizers.NormalizedTokenizer;
+            unmasked = tokenizer.everySequenceValid();
             type = h.dataType();
             t = tokenizer.sequenceLength();
             v = tokenizer.vocabularySize();

@@ -1,16 +1,20 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.Arrays;
 
 /**
- * E[Y] of value-ordered (normalized) digit sequences by expanding the digit tree level by level under a certified
- * error budget per row.
+ * E[Y] of a decoder by expanding its token tree level by level under a certified error budget per row, for any
+ * tokenizer whose prefixes have known value ranges ({@link Ranges}): normalized digits ({@link #NORMALIZED}, the
+ * interval {@code [lo, lo + V^-L)} of a prefix of length L) and unnormalized sign/exponent/mantissa tokens
+ * ({@link #unnormalized}, {@code UnnormalizedTokenizer.prefixRange}, widened by the zero cell on the zero path).
  *
- * <p>A node is a prefix of length L with known mass m (the product of its conditionals) and interval
- * {@code [lo, lo + w)}, {@code w = V^-L}. Its contribution to the mean is {@code m E[Y | prefix]}, which lies in
- * {@code m [lo, lo + w]}: a node that is not expanded counts at its centre and adds {@code m w / 2} to the row's
- * error bound; a leaf (L = T) counts exactly at its centre (the density is uniform in the leaf). Expanding a node
- * costs one cached decoder step and yields its children's masses.
+ * <p>A node is a prefix of length L with known mass m (the product of its conditionals) and value range
+ * {@code [lo, hi]} (every completion's value lies in it). Its contribution to the mean is {@code m E[Y | prefix]},
+ * which lies in {@code m [lo, hi]}: a node that is not expanded counts at its centre and adds {@code m (hi - lo) / 2}
+ * to the row's error bound; a leaf (a full sequence, or a prefix with a single completion) counts exactly at its
+ * cell's centre (the density is uniform in the cell); a prefix without a value (a special token) counts nowhere.
+ * Expanding a node costs one cached decoder step and yields its children's masses.
  *
  * <p>Budget: at each level the row's candidate nodes are sorted by mass and the lightest are left unexpanded while
  * their summed bound stays within the level's allowance out of the row's remaining budget (see {@link #allowance}).
@@ -24,6 +28,63 @@ final class MeanExpander {
 
     /** Largest number of prefixes advanced in one decoder step (bounds the live state: caches and activations). */
     static final int MAX_STATE_ROWS = 8192;
+
+    /** Child kinds of {@link Ranges#child}. */
+    static final int RANGE = 0;
+    static final int LEAF = 1;
+    static final int NONE = 2;
+
+    /** The value range of a child prefix. */
+    interface Ranges {
+        /**
+         * Child {@code k} of state row i (whose prefix has {@code pos} tokens and range [lo, hi)): writes the child's
+         * range into {@code out[0..1]} and returns {@link #RANGE}, {@link #LEAF} (the range is the cell of the one
+         * completion: exact) or {@link #NONE} (no value).
+         */
+        int child(DecoderState s, int i, int pos, double lo, double hi, int k, int v, int t, double[] out);
+    }
+
+    /** Normalized digits: child k of [lo, hi) is the k-th of V equal parts; full sequences are leaves. */
+    static final Ranges NORMALIZED = (s, i, pos, lo, hi, k, v, t, out) -> {
+        double cw = (hi - lo) / v;
+        out[0] = lo + k * cw;
+        out[1] = out[0] + cw;
+        return pos == t - 1 ? LEAF : RANGE;
+    };
+
+    /**
+     * Unnormalized tokens: {@code prefixRange} of the child; on the zero path its hull with the zero cell; a prefix
+     * whose only completion is the zero spelling, and full sequences, are leaves; specials have no value.
+     */
+    static Ranges unnormalized(io.regheads.tokenizers.UnnormalizedTokenizer tok) {
+        io.regheads.core.token.Interval zero = tok.interval(tok.zeroSequence());
+        return (s, i, pos, lo, hi, k, v, t, out) -> {
+            int[] c = s.prefix(i);
+            c[pos] = k;
+            if (pos == t - 1) {
+                if (Double.isNaN(tok.decode(c)) || Double.isInfinite(tok.decode(c))) {
+                    return NONE;
+                }
+                io.regheads.core.token.Interval cell = tok.interval(c);
+                out[0] = cell.lo();
+                out[1] = cell.hi();
+                return LEAF;
+            }
+            io.regheads.core.token.Interval r = tok.prefixRange(c, pos + 1);
+            boolean onZero = tok.isZeroPrefix(c, pos + 1);
+            if (r == null) {
+                if (!onZero) {
+                    return NONE;
+                }
+                out[0] = zero.lo();
+                out[1] = zero.hi();
+                return LEAF;
+            }
+            out[0] = onZero ? Math.min(r.lo(), zero.lo()) : r.lo();
+            out[1] = onZero ? Math.max(r.hi(), zero.hi()) : r.hi();
+            return RANGE;
+        };
+    }
 
     private MeanExpander() {}
 
@@ -39,6 +100,16 @@ final class MeanExpander {
     /** As above with at most {@code maxRows} prefixes per decoder step (tests exercise the splitting with few). */
     static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
             double[] second, int maxRows) {
+        expand(start, from, to, tol, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, and at most
+     * {@code maxNodes} expanded prefixes per row and level (the lightest candidates beyond it are left unexpanded
+     * whatever the budget, so the bound may then exceed the tolerance: reported, not certified to it).
+     */
+    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
+            double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
         int m = to - from;
         int[] rows = new int[m];
         double[] budget = new double[m];
@@ -48,7 +119,11 @@ final class MeanExpander {
         }
         double[] mass = new double[m];
         Arrays.fill(mass, 1.0);
-        level(start.select(rows), mass, new double[m], 0, 1.0, t, v, from, budget, mean, bound, second, maxRows);
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        Arrays.fill(lo, rootLo);
+        Arrays.fill(hi, rootHi);
+        level(start.select(rows), mass, lo, hi, 0, t, v, from, budget, mean, bound, second, maxRows, ranges, maxNodes);
     }
 
     /**
@@ -57,19 +132,20 @@ final class MeanExpander {
      * first), so the live state stays bounded whatever the tolerance and the distributions; a part may split one
      * row's candidates, which only changes which nodes the allowance picks, never the certified bound.
      */
-    private static void level(DecoderState s, double[] mass, double[] lo, int pos0, double width0, int t, int v,
-            int from, double[] budget, double[] mean, double[] bound, double[] second, int maxRows) {
-        double width = width0;
+    private static void level(DecoderState s, double[] mass, double[] lo, double[] hi, int pos0, int t, int v,
+            int from, double[] budget, double[] mean, double[] bound, double[] second, int maxRows, Ranges ranges,
+            int maxNodes) {
         double[] p = new double[v];
+        double[] range = new double[2];
         for (int pos = pos0; pos < t; pos++) {
-            double cw = width / v;
             int n = s.rows();
-            boolean leaves = pos == t - 1;
-            // candidates (children with positive mass), grouped by chunk row: state rows of one source are contiguous
+            // candidates (children with positive mass and a value range), grouped by chunk row: state rows of one
+            // source are contiguous
             int[] par = new int[n * v];
             int[] dig = new int[n * v];
             double[] cm = new double[n * v];
             double[] cl = new double[n * v];
+            double[] ch = new double[n * v];
             int[] owner = new int[n * v];
             int c = 0;
             for (int i = 0; i < n; i++) {
@@ -80,17 +156,22 @@ final class MeanExpander {
                     if (q <= 0) {
                         continue;
                     }
-                    double l = lo[i] + k * cw;
-                    if (leaves) {
-                        double ctr = l + cw / 2;
+                    int kind = ranges.child(s, i, pos, lo[i], hi[i], k, v, t, range);
+                    if (kind == NONE) {
+                        continue;
+                    }
+                    if (kind == LEAF) {
+                        double ctr = 0.5 * (range[0] + range[1]);
+                        double w = range[1] - range[0];
                         mean[src] += q * ctr;
-                        second[src] += q * (ctr * ctr + cw * cw / 12);
+                        second[src] += q * (ctr * ctr + w * w / 12);
                         continue;
                     }
                     par[c] = i;
                     dig[c] = k;
                     cm[c] = q;
-                    cl[c] = l;
+                    cl[c] = range[0];
+                    ch[c] = range[1];
                     owner[c] = src - from;
                     c++;
                 }
@@ -106,11 +187,12 @@ final class MeanExpander {
                 int g1 = g0;
                 double all = 0; // the bound if every candidate of the row were left
                 while (g1 < c && owner[g1] == owner[g0]) {
-                    all += cm[g1] * cw / 2;
+                    all += cm[g1] * (ch[g1] - cl[g1]) / 2;
                     g1++;
                 }
                 double allowed = allowance(budget[owner[g0]], all, v, lastChoice);
-                kept += leaveLightest(g0, g1, cm, cl, cw, allowed, budget, owner[g0], from, mean, bound, second, keep);
+                kept += leaveLightest(g0, g1, cm, cl, ch, allowed, budget, owner[g0], from, mean, bound, second, keep,
+                        maxNodes);
                 g0 = g1;
             }
             if (kept == 0) {
@@ -120,6 +202,7 @@ final class MeanExpander {
             int[] kd = new int[kept];
             mass = new double[kept];
             lo = new double[kept];
+            hi = new double[kept];
             int j = 0;
             for (int i = 0; i < c; i++) {
                 if (keep[i]) {
@@ -127,17 +210,18 @@ final class MeanExpander {
                     kd[j] = dig[i];
                     mass[j] = cm[i];
                     lo[j] = cl[i];
+                    hi[j] = ch[i];
                     j++;
                 }
             }
-            width = cw;
             if (kept > maxRows) {
                 for (int p0 = 0; p0 < kept; p0 += maxRows) {
                     int p1 = Math.min(kept, p0 + maxRows);
                     DecoderState part = s.select(Arrays.copyOfRange(kp, p0, p1));
                     part.advance(Arrays.copyOfRange(kd, p0, p1));
-                    level(part, Arrays.copyOfRange(mass, p0, p1), Arrays.copyOfRange(lo, p0, p1), pos + 1, width, t,
-                            v, from, budget, mean, bound, second, maxRows);
+                    level(part, Arrays.copyOfRange(mass, p0, p1), Arrays.copyOfRange(lo, p0, p1),
+                            Arrays.copyOfRange(hi, p0, p1), pos + 1, t, v, from, budget, mean, bound, second, maxRows,
+                            ranges, maxNodes);
                 }
                 return;
             }
@@ -164,14 +248,16 @@ final class MeanExpander {
     }
 
     /**
-     * Leaves the lightest candidates {@code g0 .. g1-1} of one row unexpanded while their bound {@code m w / 2}
-     * fits in {@code allowed} (at most the row's remaining budget); marks the rest in {@code keep}; returns how
-     * many are kept.
+     * Leaves the candidates {@code g0 .. g1-1} of one row with the smallest bound {@code m (hi - lo) / 2}
+     * unexpanded while their bound fits in {@code allowed} (at most the row's remaining budget), and beyond that as
+     * many more as needed to keep at most {@code maxNodes}; marks the rest in {@code keep}; returns how many are
+     * kept.
      */
-    private static int leaveLightest(int g0, int g1, double[] cm, double[] cl, double cw, double allowed,
-            double[] budget, int row, int from, double[] mean, double[] bound, double[] second, boolean[] keep) {
+    private static int leaveLightest(int g0, int g1, double[] cm, double[] cl, double[] ch, double allowed,
+            double[] budget, int row, int from, double[] mean, double[] bound, double[] second, boolean[] keep,
+            int maxNodes) {
         int n = g1 - g0;
-        if (!(allowed > 0)) { // nothing may be left (the whole tree, or a spent budget): no sort needed
+        if (!(allowed > 0) && n <= maxNodes) { // nothing may be left (the whole tree, or a spent budget): no sort
             for (int i = g0; i < g1; i++) {
                 keep[i] = true;
             }
@@ -181,24 +267,25 @@ final class MeanExpander {
         for (int i = 0; i < n; i++) {
             order[i] = g0 + i;
         }
-        Arrays.sort(order, (a, b) -> Double.compare(cm[a], cm[b]));
+        Arrays.sort(order, (a, b) -> Double.compare(cm[a] * (ch[a] - cl[a]), cm[b] * (ch[b] - cl[b])));
         double spent = 0;
         int src = from + row;
         int left = 0;
         while (left < n) {
             int i = order[left];
-            double cost = cm[i] * cw / 2;
-            if (spent + cost > allowed) {
+            double w = ch[i] - cl[i];
+            double cost = cm[i] * w / 2;
+            if (spent + cost > allowed && n - left <= maxNodes) {
                 break;
             }
             spent += cost;
-            double ctr = cl[i] + cw / 2;
+            double ctr = 0.5 * (cl[i] + ch[i]);
             mean[src] += cm[i] * ctr;
-            second[src] += cm[i] * (ctr * ctr + cw * cw / 12);
+            second[src] += cm[i] * (ctr * ctr + w * w / 12);
             bound[src] += cost;
             left++;
         }
-        budget[row] -= spent;
+        budget[row] = Math.max(0, budget[row] - spent);
         for (int j = left; j < n; j++) {
             keep[order[j]] = true;
         }

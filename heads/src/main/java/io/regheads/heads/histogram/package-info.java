@@ -5,7 +5,7 @@
  * with given borders, uniform inside each bin, optional half-normal tails for full support. Shapes: B batch, D
  * features, K = n bins.
  *
- * <p>References: the Riemann baseline of Song and Bahri, Decoding-based Regression (../shared/papers/000_*.txt);
+ * <p>References: the Riemann baseline of Song and Bahri, "Decoding-based Regression" (arXiv:2501.19383);
  * TabPFN's (full-support) bar distribution, whose tail inconsistency (TabPFN issue #1200) is fixed here.
  */
 package io.regheads.heads.histogram;

@@ -5,6 +5,6 @@
  * ({@code pi = softmax}, {@code sigma = ELU(.) + 1} in the head). Shapes: B batch, D features, K components.
  *
  * <p>Reference: C. M. Bishop, Mixture Density Networks (1994); the MDN baseline of Song and Bahri,
- * Decoding-based Regression (../shared/papers/000_*.txt).
+ * "Decoding-based Regression" (arXiv:2501.19383).
  */
 package io.regheads.heads.mixture;

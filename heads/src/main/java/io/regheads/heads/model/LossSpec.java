@@ -3,16 +3,28 @@ package io.regheads.heads.model;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.losses.Losses;
+import io.regheads.losses.NumberTokenLoss;
 import java.util.Locale;
 
 /**
- * Parses loss expressions such as {@code "ce"}, {@code "ce+0.3*ntl-was"} or {@code "ce+0.3*ntl-was-cdf+0.1*gce:0.5"}
- * into a {@link Loss}: terms joined by {@code +}, each an optional {@code weight*} and a name with an optional
- * {@code :parameter}.
+ * Parses loss expressions such as {@code "ce"}, {@code "ce+0.3*ntl-was"}, {@code "ce+0.3*ntl-was-cdf+0.1*gce:0.5"}
+ * or {@code "ce+0.3*ntl-was:place"} into a {@link Loss}.
  *
- * <p>Names: {@code ce}, {@code mse} (alias of {@code ntl-mse}: on a scalar output it is the squared error),
- * {@code mae} / {@code ntl-mae}, {@code huber[:delta]} / {@code ntl-huber[:delta]} (delta 1), {@code ntl-was},
- * {@code ntl-was-cdf}, {@code gce[:sigma]} (sigma 0.5, the NTL paper's best).
+ * <p>Grammar (case and spaces ignored):
+ * <pre>
+ *   expression = term { "+" term }
+ *   term       = [ number "*" ] name [ ":" option { "," option } ]
+ *   option     = number | "place" | "number" | "all"
+ * </pre>
+ * Names: {@code ce}, {@code mse} (alias of {@code ntl-mse}: on a scalar output it is the squared error),
+ * {@code mae} / {@code ntl-mae}, {@code huber} / {@code ntl-huber} (number option: delta, default 1), {@code
+ * ntl-was}, {@code ntl-was-cdf}, {@code gce} (number option: sigma, default 0.5, the NTL paper's best).
+ *
+ * <p>Word options of the NTL terms (decoder heads; see {@code NumberTokenLoss}): {@code place} weights each digit
+ * by its place value {@code B^-k}; {@code number} (ntl-mse, ntl-mae, ntl-huber, mse, mae, huber) penalises the
+ * expected value of the whole number; {@code all} lets NTL act on the exponent digits of unnormalized tokens too
+ * (by default it acts on the mantissa digits only). Examples: {@code ce+0.3*ntl-was:place},
+ * {@code ce+0.1*ntl-mse:number}, {@code ce+0.3*ntl-huber:0.5,number}, {@code ce+0.3*ntl-was:all}.
  */
 public final class LossSpec {
     private LossSpec() {}
@@ -41,10 +53,38 @@ public final class LossSpec {
     private static Loss single(String term, String spec) {
         String name = term;
         Double param = null;
+        String word = null;
         int colon = term.indexOf(':');
         if (colon >= 0) {
             name = term.substring(0, colon);
-            param = number(term.substring(colon + 1), spec);
+            for (String opt : term.substring(colon + 1).split(",", -1)) {
+                if (opt.equals("place") || opt.equals("number") || opt.equals("all")) {
+                    Checks.require(word == null, "loss term '%s' in '%s' has two of place, number, all", term, spec);
+                    word = opt;
+                } else {
+                    Checks.require(param == null, "loss term '%s' in '%s' has two numbers", term, spec);
+                    param = number(opt, spec);
+                }
+            }
+        }
+        Loss base = base(name, param, term, spec);
+        if (word == null) {
+            return base;
+        }
+        Checks.require(base instanceof NumberTokenLoss, "loss term '%s' in '%s': %s applies to NTL terms only", term,
+                spec, word);
+        NumberTokenLoss ntl = (NumberTokenLoss) base;
+        return switch (word) {
+            case "place" -> ntl.placeWeighted();
+            case "all" -> ntl.onAllDigits();
+            default -> ntl.numberLevel();
+        };
+    }
+
+    private static Loss base(String name, Double param, String term, String spec) {
+        if (param != null) {
+            Checks.require(name.equals("huber") || name.equals("ntl-huber") || name.equals("gce"),
+                    "loss term '%s' in '%s' takes no number (only huber, ntl-huber and gce do)", term, spec);
         }
         return switch (name) {
             case "ce" -> Losses.ce();
@@ -55,7 +95,8 @@ public final class LossSpec {
             case "ntl-was-cdf" -> Losses.ntlWasCdf();
             case "gce" -> Losses.gce(param == null ? 0.5 : param);
             default -> throw new IllegalArgumentException("loss term '" + term + "' in '" + spec
-                    + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma]");
+                    + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf,"
+                    + " gce[:sigma], with :place, :number or :all on NTL terms");
         };
     }
 

@@ -1,12 +1,20 @@
 package io.regheads.heads.model;
 
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
 import io.regheads.core.train.TrainerConfig;
+import java.util.Properties;
 
 /**
  * Everything that defines a {@link RegressionModel} before it sees data: the MLP encoder's depth and width, the
  * head, the loss expression ({@link LossSpec}; {@code null} means the head's default) and the trainer settings
  * (which carry the seed). Immutable; {@code toString()} doubles as provenance.
+ *
+ * <p>As named keys ({@link #toProperties()}, read back by {@link #of(Properties)}): {@code encoder.layers}, {@code
+ * encoder.width}, the head's own keys ({@code head}, {@code head.version}, {@code head.<setting>}, see {@link
+ * HeadSpec#toProperties()}), {@code loss}, {@code standardizeX} and the trainer's ({@code trainer.<field>}, see
+ * {@link TrainerConfig#toProperties()}).
  *
  * @param encoderLayers hidden layers of the MLP encoder, 2..5
  * @param encoderWidth  units per hidden layer, 1..2048
@@ -14,7 +22,7 @@ import io.regheads.core.train.TrainerConfig;
  * @param loss          loss expression such as {@code "ce+0.3*ntl-was"}, or null for the head's default
  * @param trainer       optimisation settings and seed
  * @param standardizeX  standardise x with the training mean and standard deviation (true by default; the PyTorch
- *                      peer feeds its U[-1, 1] inputs raw)
+ *                      reference implementation feeds its U[-1, 1] inputs raw)
  */
 public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer, boolean standardizeX) {
 
@@ -35,11 +43,12 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
     }
 
     /**
-     * The PyTorch peer's setup for a head: encoder 2 x 256, Adam 1e-3, batch 128, 20 epochs on all rows (no
-     * validation split, no early stopping), raw x.
+     * The setup of the comparison with the PyTorch reference implementation ({@code docs/results.md}) for a head:
+     * encoder 2 x 256, Adam 1e-3, batch 128, exactly 20 epochs on all rows (no validation split, no early stopping),
+     * raw x.
      */
-    public static ModelConfig peer(HeadSpec head) {
-        return new ModelConfig(2, 256, head, null, TrainerConfig.peer().withValidationFraction(0), false);
+    public static ModelConfig referenceSetup(HeadSpec head) {
+        return new ModelConfig(2, 256, head, null, TrainerConfig.shortRun().withValidationFraction(0), false);
     }
 
     /** Sensible defaults: encoder 2 x 256, Adam 1e-3, batch 128, up to 300 epochs, early stopping (patience 5). */
@@ -47,14 +56,55 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
         return new ModelConfig(2, 256, head, null, TrainerConfig.defaults());
     }
 
+    /**
+     * The configuration as named keys (see the class description).
+     *
+     * @return a new table
+     */
+    public Properties toProperties() {
+        Properties p = new Properties();
+        p.setProperty("encoder.layers", Integer.toString(encoderLayers));
+        p.setProperty("encoder.width", Integer.toString(encoderWidth));
+        p.putAll(head.toProperties());
+        p.setProperty("loss", loss);
+        p.setProperty("standardizeX", Boolean.toString(standardizeX));
+        p.putAll(trainer.toProperties());
+        return p;
+    }
+
+    /**
+     * Reads the keys {@link #toProperties()} writes; the head through {@link HeadRegistry}.
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed or out of range, or an unknown
+     *                                  head
+     */
+    public static ModelConfig of(Properties p) {
+        Settings s = Settings.of(p, "");
+        int layers = Checks.inRange("encoder.layers", s.integer("encoder.layers"), 2, 5);
+        int width = Checks.inRange("encoder.width", s.integer("encoder.width"), 1, 2048);
+        HeadSpec head = HeadRegistry.read(p);
+        String loss = s.string("loss");
+        try {
+            LossSpec.parse(loss);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("loss: " + e.getMessage(), e);
+        }
+        boolean standardize = s.bool("standardizeX");
+        TrainerConfig trainer = TrainerConfig.of(p);
+        return new ModelConfig(layers, width, head, loss, trainer, standardize);
+    }
+
+    /** The same configuration with another loss expression (null: the head's default). */
     public ModelConfig withLoss(String newLoss) {
         return new ModelConfig(encoderLayers, encoderWidth, head, newLoss, trainer, standardizeX);
     }
 
+    /** The same configuration with other trainer settings. */
     public ModelConfig withTrainer(TrainerConfig newTrainer) {
         return new ModelConfig(encoderLayers, encoderWidth, head, loss, newTrainer, standardizeX);
     }
 
+    /** The same configuration with another encoder depth and width. */
     public ModelConfig withEncoder(int layers, int width) {
         return new ModelConfig(layers, width, head, loss, trainer, standardizeX);
     }

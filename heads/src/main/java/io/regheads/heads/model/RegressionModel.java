@@ -3,33 +3,40 @@ package io.regheads.heads.model;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
+import io.regheads.core.data.TargetCheck;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Checkpoint;
+import io.regheads.core.io.Settings;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.Param;
-import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
-import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.pointwise.PointwiseHead;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -39,11 +46,12 @@ import org.nd4j.linalg.factory.Nd4j;
  * The model users call: an MLP encoder phi(x), a head and a loss, with the data scaling done for them.
  *
  * <pre>{@code
- * RegressionModel m = RegressionModel.create(ModelConfig.defaults(new HeadSpec.Mixture(10)), train.features());
+ * RegressionModel m = RegressionModel.create(ModelConfig.defaults(new MixtureSpec(10)), train.features());
  * TrainingResult r = m.fit(train);                 // x standardised, y min-max scaled on train rows only
  * PredictiveDistribution d = m.predict(test.x());  // in the original units of y
  * double[] nll = d.logDensity(test.y());           // densities carry the Jacobian of the scaling
  * m.save(Path.of("model.rgh"));                     // RegressionModel.load(...) predicts identically
+ * byte[] shipped = m.toBytes();                     // the same bytes without a file: fromBytes, save/load on streams
  * }</pre>
  *
  * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to {@code y01 = (y -
@@ -51,16 +59,25 @@ import org.nd4j.linalg.factory.Nd4j;
  * {@link #predict} maps back ({@code AffineTransformed}), so its log densities are in the original units; {@link
  * #predictUnit} reports in y01 units (the decoding paper's NLL convention).
  *
+ * <p>The head describes itself: its spec ({@link HeadSpec}) builds it, names its units, default loss and point
+ * prediction and writes its settings; the head runs its own after-fit step ({@link RegressionHead#afterFit}, e.g. the
+ * pointwise head's noise level from held-out residuals) and hands over the state to save ({@link
+ * RegressionHead#state()}). This class never tests which head it holds.
+ *
  * <p>Not thread-safe while fitting; after fitting, {@code predict} may be called from several threads.
  */
 public final class RegressionModel {
     private static final String FORMAT = "regheads-model";
+    /** The metadata version this class writes: 2 = named keys (1, implicit, = the first, positional format). */
+    static final int VERSION = 2;
+    /** The prefix of the head's saved state ({@link RegressionHead#state()}) in the metadata. */
+    static final String STATE_PREFIX = "state.";
 
     private final ModelConfig config;
     private final int inputWidth;
     private final DataType type;
     private final MlpEncoder encoder;
-    private final RegressionHead head;
+    private final RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
     private MinMaxScaler yScaler;
@@ -90,7 +107,7 @@ public final class RegressionModel {
         return config;
     }
 
-    public RegressionHead head() {
+    public RegressionHead<?> head() {
         return head;
     }
 
@@ -118,23 +135,25 @@ public final class RegressionModel {
     /**
      * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count or a constant target
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or targets that
+     *                                  min-max scaling cannot carry (an overflowing range, extreme values: see {@link
+     *                                  TargetCheck}; heavy tails only give a warning to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        Checks.notNull("progress", progress);
+        TargetCheck.check("y", train.y()).ifPresent(progress::onWarning);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         yScaler = MinMaxScaler.fit(train);
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
-        if (head instanceof PointwiseHead p) {
-            // the noise level of the reported Gaussian: residuals on held-out rows when there are any (training
-            // residuals understate it once the encoder fits the training rows closely)
-            double mse = meanSquaredResidual(p, h.validation() != null ? h.validation() : h.train());
-            p.setNoiseStd(Math.sqrt(Math.max(mse, 1e-12)));
-        }
+        // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
+        // level once the encoder fits the training rows closely)
+        Dataset rest = h.validation() != null ? h.validation() : h.train();
+        head.afterFit(encode(rest.x(), false), rest.y());
         return result;
     }
 
@@ -152,16 +171,6 @@ public final class RegressionModel {
             y[i] -= c;
         }
         return xScaler.transform(data).withY(y);
-    }
-
-    private double meanSquaredResidual(PointwiseHead p, Dataset scaled) {
-        double[] pred = p.predict(encode(scaled.x(), false));
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - scaled.y(i);
-            s += r * r;
-        }
-        return s / pred.length;
     }
 
     /** phi for rows of x ({@code standardise}: apply the x scaler first). */
@@ -218,13 +227,35 @@ public final class RegressionModel {
     }
 
     /**
-     * The head's point prediction of y (original units) for rows of x: the predictive mean, or the median for heads
-     * whose {@link HeadSpec#pointEstimate()} says so (the unnormalized decoder).
+     * The head's point prediction of y (original units) for rows of x, as its spec names it ({@link
+     * HeadSpec#pointEstimate()}): the predictive mean, or the median for the unnormalized decoder.
      *
      * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public double[] predictPoint(double[][] x) {
-        return config.head().point(predict(x));
+        return predictPoint(x, config.head().pointEstimate());
+    }
+
+    /**
+     * Point predictions of y (original units) by the given summary, which the head computes ({@link
+     * RegressionHead#point}): {@code range * p + min + centre * range} for the head's prediction p, the same map as
+     * {@link #predict}'s.
+     *
+     * @param estimate mean, median, mode or greedy decoding
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid or estimate is null
+     */
+    public double[] predictPoint(double[][] x, PointEstimate estimate) {
+        requireFitted();
+        Checks.notNull("estimate", estimate);
+        double[] p = head.point(encode(checkX(x), true), estimate);
+        double scale = yScaler.range();
+        double shift = yScaler.min() + config.head().centre() * yScaler.range();
+        for (int i = 0; i < p.length; i++) {
+            p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+        }
+        return p;
     }
 
     /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max). */
@@ -267,22 +298,33 @@ public final class RegressionModel {
 
         @Override
         public double trainStep(INDArray x, double[] y, Arena arena) {
-            MlpEncoder.Cache ec = encoder.forward(x, arena);
-            Targets t = head.targets(y);
-            RegressionHead.Forward f = head.forward(ec.output(), t, arena);
-            HeadOutput dOut = f.output().zerosLike(arena);
-            double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
-            INDArray dPhi = head.backward(f, dOut, arena);
-            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
-            return value;
+            return step(head, x, y, arena, true);
         }
 
         @Override
         public double evaluate(INDArray x, double[] y, Arena arena) {
+            return step(head, x, y, arena, false);
+        }
+
+        /** Encoder and head forward, the loss, and (when training) head and encoder backward. */
+        private <C> double step(RegressionHead<C> h, INDArray x, double[] y, Arena arena, boolean train) {
             MlpEncoder.Cache ec = encoder.forward(x, arena);
-            Targets t = head.targets(y);
-            RegressionHead.Forward f = head.forward(ec.output(), t, arena);
-            return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
+            Targets t = h.targets(y);
+            RegressionHead.Forward<C> f = h.forward(ec.output(), t, arena);
+            if (!train) {
+                return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
+            }
+            HeadOutput dOut = f.output().zerosLike(arena);
+            double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
+            INDArray dPhi = h.backward(f, dOut, arena);
+            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
+            return value;
+        }
+
+        /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
+        @Override
+        public Optional<String> diagnose(INDArray x, double[] y) {
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
         }
 
         @Override
@@ -293,106 +335,156 @@ public final class RegressionModel {
 
     // ------------------------------------------------------------------ save / load
 
-    /** Writes config, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its checks). */
+    /**
+     * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
+     * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
+     * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
+     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}. The bytes depend only on the
+     * model: identical fits give identical files (keys sorted, no date).
+     *
+     * @throws IllegalArgumentException if the model is not fitted
+     * @throws UncheckedIOException     if the file cannot be written
+     */
     public void save(Path file) {
+        checkpoint().write(file);
+    }
+
+    /**
+     * Writes the same bytes as {@link #save(Path)} to {@code out}, e.g. to ship a model without a temporary file;
+     * flushes the stream and leaves it open.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or out is null
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public void save(OutputStream out) {
+        Checks.notNull("out", out);
+        checkpoint().write(out);
+    }
+
+    /**
+     * The model in the file format of {@link #save(Path)}, as one array ({@link #fromBytes} reads it back and
+     * predicts bit for bit the same).
+     *
+     * @throws IllegalArgumentException if the model is not fitted
+     */
+    public byte[] toBytes() {
+        return checkpoint().toBytes();
+    }
+
+    private Checkpoint checkpoint() {
         requireFitted();
-        Properties p = new Properties();
+        Properties p = config.toProperties();
         p.setProperty("format", FORMAT);
+        p.setProperty("version", Integer.toString(VERSION));
         p.setProperty("inputWidth", Integer.toString(inputWidth));
         p.setProperty("dtype", type.name());
-        p.setProperty("encoder.layers", Integer.toString(config.encoderLayers()));
-        p.setProperty("encoder.width", Integer.toString(config.encoderWidth()));
-        HeadSpec h = config.head();
-        p.setProperty("head", h.name());
-        if (h instanceof HeadSpec.Pointwise pw) {
-            p.setProperty("head.sigmoid", Boolean.toString(pw.sigmoid()));
-        } else if (h instanceof HeadSpec.Histogram hi) {
-            p.setProperty("head.bins", Integer.toString(hi.bins()));
-            p.setProperty("head.tails", Boolean.toString(hi.tails()));
-        } else if (h instanceof HeadSpec.Mixture mx) {
-            p.setProperty("head.components", Integer.toString(mx.components()));
-        } else if (h instanceof HeadSpec.Decoder dc) {
-            p.setProperty("head.decoder", dc.base() + "," + dc.length() + "," + dc.d() + "," + dc.heads() + "," + dc.ff()
-                    + "," + dc.layers());
-            p.setProperty("head.activation", dc.activation().name());
-        } else if (h instanceof HeadSpec.UnnormalizedDecoder ud) {
-            p.setProperty("head.unnormalized", ud.base() + "," + ud.exponentDigits() + "," + ud.mantissaDigits() + ","
-                    + ud.d() + "," + ud.heads() + "," + ud.ff() + "," + ud.layers());
-        }
-        if (head instanceof PointwiseHead pw) {
-            p.setProperty("head.noiseStd", Double.toString(pw.noiseStd()));
-        }
-        p.setProperty("loss", config.loss());
-        p.setProperty("standardizeX", Boolean.toString(config.standardizeX()));
-        TrainerConfig t = config.trainer();
-        p.setProperty("trainer", t.seed() + "," + t.batchSize() + "," + t.maxEpochs() + "," + t.learningRate() + ","
-                + t.weightDecay() + "," + t.clipNorm() + "," + t.validationFraction() + "," + t.patience());
+        head.state().forEach((k, v) -> p.setProperty(STATE_PREFIX + k, Double.toString(v)));
         p.setProperty("x.mean", join(xScaler.mean()));
         p.setProperty("x.scale", join(xScaler.scale()));
         p.setProperty("y.min", Double.toString(yScaler.min()));
         p.setProperty("y.max", Double.toString(yScaler.max()));
+        return Checkpoint.of(metadata(p), params());
+    }
+
+    /**
+     * The properties as {@link Properties#store} escapes them, one key per line in key order and without the date
+     * comment, so that the same model always gives the same bytes.
+     */
+    private static String metadata(Properties p) {
         StringWriter w = new StringWriter();
         try {
             p.store(w, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Checkpoint.of(w.toString(), params()).write(file);
+        String[] lines = w.toString().split("\\R");
+        StringBuilder sb = new StringBuilder();
+        Arrays.stream(lines).filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted()
+                .forEach(l -> sb.append(l).append('\n'));
+        return sb.toString();
     }
 
     /**
-     * Reads a model written by {@link #save}.
+     * Reads a model written by {@link #save}, in the current named-key metadata or the first, positional one
+     * (before heads wrote their own settings).
      *
-     * @throws IllegalArgumentException if the file is missing, truncated, corrupt or not a regheads model
+     * @throws IllegalArgumentException if the file is missing, truncated, corrupt or not a regheads model, or its
+     *                                  metadata is incomplete or invalid (the message names the key)
      */
     public static RegressionModel load(Path file) {
-        Checkpoint c = Checkpoint.read(file);
+        return fromCheckpoint(Checkpoint.read(file), "model file " + file);
+    }
+
+    /**
+     * Reads a model written by {@link #save(OutputStream)} (or the bytes of a model file) from {@code in}, up to the
+     * end of the stream, which stays open.
+     *
+     * @throws IllegalArgumentException as {@link #load(Path)}, naming the stream
+     * @throws UncheckedIOException     if the stream fails
+     */
+    public static RegressionModel load(InputStream in) {
+        return fromCheckpoint(Checkpoint.read(in), "model stream");
+    }
+
+    /**
+     * Reads a model from the bytes {@link #toBytes()} gave (or a model file's bytes).
+     *
+     * @throws IllegalArgumentException as {@link #load(Path)}, naming the bytes
+     */
+    public static RegressionModel fromBytes(byte[] bytes) {
+        return fromCheckpoint(Checkpoint.fromBytes(bytes), "model bytes");
+    }
+
+    private static RegressionModel fromCheckpoint(Checkpoint c, String where) {
         Properties p = new Properties();
         try {
             p.load(new StringReader(c.metadata()));
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("model file " + file + " has unreadable metadata: " + e.getMessage(), e);
+            throw new IllegalArgumentException(where + " has unreadable metadata: " + e.getMessage(), e);
         }
-        Checks.require(FORMAT.equals(p.getProperty("format")), "model file %s is not a regheads model (format %s)",
-                file, p.getProperty("format"));
+        Checks.require(FORMAT.equals(p.getProperty("format")), "%s is not a regheads model (format %s)", where,
+                p.getProperty("format"));
         try {
-            HeadSpec h = switch (p.getProperty("head")) {
-                case "pointwise" -> new HeadSpec.Pointwise(Boolean.parseBoolean(p.getProperty("head.sigmoid")));
-                case "histogram" -> new HeadSpec.Histogram(Integer.parseInt(p.getProperty("head.bins")),
-                        Boolean.parseBoolean(p.getProperty("head.tails")));
-                case "mdn" -> new HeadSpec.Mixture(Integer.parseInt(p.getProperty("head.components")));
-                case "decoder" -> {
-                    double[] dc = split(p.getProperty("head.decoder"));
-                    String act = p.getProperty("head.activation", "GELU"); // files before the option: GELU
-                    if (!act.equals("GELU") && !act.equals("RELU")) {
-                        throw new IllegalArgumentException("head.activation must be GELU or RELU, got '" + act + "'");
-                    }
-                    yield new HeadSpec.Decoder((int) dc[0], (int) dc[1], (int) dc[2], (int) dc[3], (int) dc[4], (int) dc[5],
-                            TransformerBlock.Activation.valueOf(act));
-                }
-                case "unnormalized-decoder" -> {
-                    double[] u = split(p.getProperty("head.unnormalized"));
-                    yield new HeadSpec.UnnormalizedDecoder((int) u[0], (int) u[1], (int) u[2], (int) u[3], (int) u[4],
-                            (int) u[5], (int) u[6]);
-                }
-                default -> throw new IllegalArgumentException("unknown head " + p.getProperty("head"));
-            };
-            double[] t = split(p.getProperty("trainer"));
-            TrainerConfig tc = new TrainerConfig((long) t[0], (int) t[1], (int) t[2], t[3], t[4], t[5], t[6], (int) t[7]);
-            ModelConfig mc = new ModelConfig(Integer.parseInt(p.getProperty("encoder.layers")),
-                    Integer.parseInt(p.getProperty("encoder.width")), h, p.getProperty("loss"), tc,
-                    Boolean.parseBoolean(p.getProperty("standardizeX")));
-            RegressionModel m = new RegressionModel(mc, Integer.parseInt(p.getProperty("inputWidth")),
-                    DataType.valueOf(p.getProperty("dtype")));
-            c.loadInto(m.params());
-            m.xScaler = StandardScaler.of(split(p.getProperty("x.mean")), split(p.getProperty("x.scale")));
-            m.yScaler = MinMaxScaler.of(Double.parseDouble(p.getProperty("y.min")), Double.parseDouble(p.getProperty("y.max")));
-            if (m.head instanceof PointwiseHead pw) {
-                pw.setNoiseStd(Double.parseDouble(p.getProperty("head.noiseStd")));
+            if (p.getProperty("version") == null) {
+                p = LegacyModelFormat.upgrade(p, VERSION);
             }
+            Settings s = Settings.of(p, "");
+            int version = s.integer("version");
+            Checks.require(version == VERSION, "version must be %d (the newest this library reads), got %d", VERSION,
+                    version);
+            ModelConfig mc = ModelConfig.of(p);
+            int width = s.integer("inputWidth");
+            String dtype = s.string("dtype");
+            Checks.require(dtype.equals("FLOAT") || dtype.equals("DOUBLE"), "dtype must be FLOAT or DOUBLE, got '%s'",
+                    dtype);
+            RegressionModel m = new RegressionModel(mc, width, DataType.valueOf(dtype));
+            c.loadInto(m.params());
+            m.xScaler = StandardScaler.of(numbers(s, "x.mean"), numbers(s, "x.scale"));
+            m.yScaler = MinMaxScaler.of(s.real("y.min"), s.real("y.max"));
+            Map<String, Double> state = new LinkedHashMap<>();
+            Settings st = Settings.of(p, STATE_PREFIX);
+            for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
+                if (key.startsWith(STATE_PREFIX)) {
+                    String name = key.substring(STATE_PREFIX.length());
+                    state.put(name, st.real(name));
+                }
+            }
+            m.head.restoreState(state);
             return m;
-        } catch (NullPointerException | NumberFormatException e) {
-            throw new IllegalArgumentException("model file " + file + " has incomplete or malformed metadata: " + e, e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + " has invalid metadata: " + e.getMessage(), e);
+        }
+    }
+
+    /** A comma-separated list of finite numbers. */
+    private static double[] numbers(Settings s, String key) {
+        String v = s.string(key);
+        try {
+            double[] d = split(v);
+            Checks.allFinite(key, d);
+            return d;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be comma-separated numbers, got '" + v + "'", e);
         }
     }
 

@@ -12,6 +12,8 @@ import io.regheads.core.nn.Param;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -20,13 +22,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Pointwise head: {@code y_hat = w . phi + b}, optionally squashed by a sigmoid into (0, 1).
  *
  * <p>Output: {@link Scalar} {@code [B]}; trained with squared, absolute or Huber error. As a distribution it is
- * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: it is set by {@link
- * #setNoiseStd} (the model API sets it to the root of the training MSE, as the PyTorch peer does), so the head
- * has an NLL comparable with the others.
+ * {@code N(y_hat, s^2)} with a noise level s that is not learned by the point loss: its after-fit step ({@link
+ * #afterFit}) sets it to the root mean squared residual on held-out rows (the model API passes its validation rows,
+ * or the training rows when there are none, as the PyTorch reference implementation does), so the head has an NLL comparable with the
+ * others; it is saved with a model as the state {@code noiseStd} ({@link #state()}). {@link #setNoiseStd} sets it
+ * directly.
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
  */
-public final class PointwiseHead implements RegressionHead {
+public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     /**
      * @param inputWidth D
@@ -34,24 +38,45 @@ public final class PointwiseHead implements RegressionHead {
      * @param seed       initialisation seed
      */
     public record Config(int inputWidth, boolean sigmoid, long seed) {
+        /**
+         * @param inputWidth D, at least 1
+         * @param sigmoid    squash the output into (0, 1)
+         * @param seed       initialisation seed
+         * @throws IllegalArgumentException on an input width below 1
+         */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
         }
 
+        /**
+         * {@return a linear output (no sigmoid)}
+         * @param inputWidth D, at least 1
+         * @param seed       initialisation seed
+         */
         public static Config linear(int inputWidth, long seed) {
             return new Config(inputWidth, false, seed);
         }
     }
 
+    /** The name of the saved noise level in {@link #state()}. */
+    public static final String NOISE_STD = "noiseStd";
+
     private final Config config;
     private final Linear proj;
     private volatile double noiseStd = 1.0;
 
+    /**
+     * A head with freshly initialised parameters.
+     *
+     * @param config sizes and seed
+     * @param type   FLOAT or DOUBLE
+     */
     public PointwiseHead(Config config, DataType type) {
         this.config = Checks.notNull("config", config);
         this.proj = new Linear("pointwise", config.inputWidth(), 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }
@@ -81,8 +106,14 @@ public final class PointwiseHead implements RegressionHead {
         return new Targets.Values(y);
     }
 
+    /**
+     * @param phi     {@code [B, D]}
+     * @param targets not used (may be null)
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} of the head's type
+     */
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
+    public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
         if (config.sigmoid()) {
@@ -92,15 +123,22 @@ public final class PointwiseHead implements RegressionHead {
             }
             Host.write(v, values);
         }
-        return new Forward(new Scalar(values), c);
+        return new Forward<>(new Scalar(values), c);
     }
 
+    /**
+     * @param dOutput a {@link Scalar} of the forward output's shape {@code [B]}
+     * @throws IllegalArgumentException if forward is not from this head or dOutput has another form or shape
+     */
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
-        Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s", dOutput.getClass().getSimpleName());
-        Linear.Cache c = (Linear.Cache) forward.cache();
+    public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
+        Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
+                dOutput == null ? "null" : dOutput.getClass().getSimpleName());
+        Linear.Cache c = forward.cache();
         INDArray d = ((Scalar) dOutput).values();
-        int b = (int) d.length();
+        int b = (int) c.output().size(0);
+        Checks.shape("dOutput values", d, b);
         INDArray dRaw = arena.get(c.output().dataType(), b, 1); // [B, 1]
         double[] out = Host.doubles(((Scalar) forward.output()).values()); // [B]
         double[] dv = Host.doubles(Host.contiguous(d, dRaw.dataType())); // [B]
@@ -113,11 +151,64 @@ public final class PointwiseHead implements RegressionHead {
         return proj.backward(c, dRaw, arena);
     }
 
-    /** Point predictions {@code [B]}. */
-    public double[] predict(INDArray phi) {
-        return ((Scalar) forward(phi, null, Arena.none()).output()).values().toDoubleVector();
+    /**
+     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}.
+     *
+     * @param phi {@code [B, D]} features of held-out rows
+     * @param y   {@code [B]} their labels in head units
+     * @throws IllegalArgumentException if y is null, non-finite or not of length B
+     */
+    @Override
+    public void afterFit(INDArray phi, double[] y) {
+        double[] pred = predict(phi);
+        Checks.rowValues("y", y, pred.length);
+        Checks.allFinite("y", y);
+        double s = 0;
+        for (int i = 0; i < pred.length; i++) {
+            double r = pred[i] - y[i];
+            s += r * r;
+        }
+        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
     }
 
+    /** @return {@code {noiseStd}} */
+    @Override
+    public Map<String, Double> state() {
+        return Map.of(NOISE_STD, noiseStd);
+    }
+
+    /**
+     * Puts back {@code noiseStd}.
+     *
+     * @throws IllegalArgumentException if the entry is missing, not finite and > 0, or another entry is present
+     */
+    @Override
+    public void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Checks.require(state.keySet().equals(Set.of(NOISE_STD)), "state must hold exactly %s, got %s", NOISE_STD,
+                state.keySet());
+        setNoiseStd(state.get(NOISE_STD));
+    }
+
+    /**
+     * Point predictions {@code [B]}, finite for every finite phi (a row whose float output overflows is recomputed
+     * in double precision, {@link Linear#inferRows}).
+     *
+     * @param phi {@code [B, D]} of the head's type
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
+    public double[] predict(INDArray phi) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        double[] v = proj.inferRows("phi", phi); // [B]
+        if (config.sigmoid()) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = 1 / (1 + Math.exp(-v[i]));
+            }
+        }
+        return v;
+    }
+
+    /** {@code N(predict(phi), noiseStd^2)} per row; the arguments and exceptions of {@link #predict}. */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
         double[] mu = predict(phi);

@@ -5,6 +5,6 @@
  *
  * <p>Central type: {@link io.regheads.heads.pointwise.PointwiseHead}. Shapes: B batch, D features.
  *
- * <p>Reference: the pointwise baseline of Song and Bahri, Decoding-based Regression (../shared/papers/000_*.txt).
+ * <p>Reference: the pointwise baseline of Song and Bahri, "Decoding-based Regression" (arXiv:2501.19383).
  */
 package io.regheads.heads.pointwise;

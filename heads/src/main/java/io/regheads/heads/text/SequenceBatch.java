@@ -71,16 +71,19 @@ public record SequenceBatch(int batch, int length, int[] tokens, double[] number
         lengths = lengths.clone();
     }
 
+    /** {@return a copy of the token ids} */
     @Override
     public int[] tokens() {
         return tokens.clone();
     }
 
+    /** {@return a copy of the number values} */
     @Override
     public double[] numbers() {
         return numbers.clone();
     }
 
+    /** {@return a copy of the sequence lengths} */
     @Override
     public int[] lengths() {
         return lengths.clone();

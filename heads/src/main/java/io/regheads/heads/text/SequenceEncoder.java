@@ -19,14 +19,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Transformer encoder for token sequences that contain numbers, producing features phi for any regression head
- * (xVal paper, ../shared/papers/002_*.txt, section 2.1):
+ * (Golkar et al., "xVal: A Continuous Number Encoding for Large Language Models", arXiv:2310.02989, section 2.1):
  * <pre>
  *   h0[b, t] = E[tok] + P[t]                                  ordinary token (and every token for NONE)
  *   h0[b, t] = x[b, t] * E[NUM] + P[t]                        [NUM] with value x, XVAL
  *   h0[b, t] = sum_{i=-k..k} tanh(x 10^i) M[i + k] + P[t]     [NUM], XVAL_MULTISCALE
- *   mask[b, t, u] = 0 if u < len[b] else -inf                 padding mask, [B, T, T]
+ *   mask[b, t, u] = 0 if u &lt; len[b] else -inf                 padding mask, [B, T, T]
  *   h = block_L(... block_1(h0, mask), mask)                 pre-LN, NON-causal attention, [B, T, d]
- *   phi[b] = mean_{t < len[b]} LN_f(h)[b, t]                  [B, d]
+ *   phi[b] = mean_{t &lt; len[b]} LN_f(h)[b, t]                  [B, d]
  * </pre>
  * The position embedding is added <em>after</em> the scaling, so the first layer norm, which sees {@code x e + p},
  * keeps the magnitude of x: {@code LN(x e)} alone would be {@code sign(x) LN(e)}. For small |x| the normalised row
@@ -98,10 +98,12 @@ public final class SequenceEncoder {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sizes} */
     public SequenceEncoderConfig config() {
         return config;
     }
 
+    /** {@return the parameters' data type} */
     public DataType dataType() {
         return type;
     }
@@ -116,6 +118,7 @@ public final class SequenceEncoder {
         return blocks;
     }
 
+    /** {@return the parameters in a fixed order} */
     public List<Param> params() {
         return params;
     }

@@ -2,6 +2,7 @@ package io.regheads.heads.text;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
@@ -9,9 +10,6 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;
-import io.regheads.heads.decoder.DecoderDistribution;
-import io.regheads.heads.decoder.DecoderHead;
-import io.regheads.heads.xval.XValHead;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,27 +26,31 @@ import org.nd4j.linalg.factory.Nd4j;
  * forward, {@code loss.accumulate} into a zeroed gradient, head backward, encoder backward; returns the loss's batch
  * value (a mean).
  *
- * <p>Point predictions ({@link #predict}): greedy decoding (argmax token by token under the validity masks, a
- * width-1 beam) for a {@link DecoderHead}, the predicted value for an {@link XValHead}, the distribution's mean
- * otherwise; mapped back to y units.
+ * <p>Point predictions ({@link #predict}): the head's own {@link RegressionHead#point} by the estimate given at
+ * construction, mapped back to y units. The arithmetic benchmark passes {@link PointEstimate#GREEDY} for decoder
+ * heads (argmax token by token under the validity masks, a width-1 beam) and {@link PointEstimate#MEAN} for the xVal
+ * head (its predicted value).
  *
  * <p>Not thread-safe (parameters and gradients change in training).
  */
 public final class SequenceModel implements TrainableModel {
     private final SequenceEncoder encoder;
-    private final RegressionHead head;
+    private final RegressionHead<?> head;
     private final Loss loss;
     private final double shift;
     private final double scale;
+    private final PointEstimate point;
     private final List<Param> params;
 
     /**
      * @param shift subtracted from y before the head sees it, finite
      * @param scale y is divided by it after the shift, finite and > 0
+     * @param point which summary {@link #predict} reports (the head computes it)
      * @throws IllegalArgumentException on a null part, a head whose input width differs from the encoder's, or a
      *                                  bad shift/scale
      */
-    public SequenceModel(SequenceEncoder encoder, RegressionHead head, Loss loss, double shift, double scale) {
+    public SequenceModel(SequenceEncoder encoder, RegressionHead<?> head, Loss loss, double shift, double scale,
+            PointEstimate point) {
         this.encoder = Checks.notNull("encoder", encoder);
         this.head = Checks.notNull("head", head);
         this.loss = Checks.notNull("loss", loss);
@@ -56,6 +58,7 @@ public final class SequenceModel implements TrainableModel {
                 encoder.width(), head.inputWidth());
         this.shift = Checks.finite("shift", shift);
         this.scale = Checks.positive("scale", scale);
+        this.point = Checks.notNull("point", point);
         List<Param> p = new ArrayList<>(encoder.params());
         p.addAll(head.params());
         this.params = Collections.unmodifiableList(p);
@@ -65,12 +68,17 @@ public final class SequenceModel implements TrainableModel {
         return encoder;
     }
 
-    public RegressionHead head() {
+    public RegressionHead<?> head() {
         return head;
     }
 
     public Loss loss() {
         return loss;
+    }
+
+    /** The summary {@link #predict} reports. */
+    public PointEstimate pointEstimate() {
+        return point;
     }
 
     @Override
@@ -108,10 +116,14 @@ public final class SequenceModel implements TrainableModel {
      * @throws IllegalArgumentException if y does not have one value per sequence
      */
     public double run(SequenceBatch batch, double[] y, Arena arena, boolean train) {
+        return run(head, batch, y, arena, train);
+    }
+
+    private <C> double run(RegressionHead<C> head, SequenceBatch batch, double[] y, Arena arena, boolean train) {
         Checks.require(y.length == batch.batch(), "y must have length %d, got %d", batch.batch(), y.length);
         SequenceEncoder.Cache c = encoder.forward(batch, arena);
         Targets targets = head.targets(scaled(y));
-        RegressionHead.Forward f = head.forward(c.phi(), targets, arena);
+        RegressionHead.Forward<C> f = head.forward(c.phi(), targets, arena);
         HeadOutput g = f.output().zerosLike(arena);
         double value = loss.accumulate(f.output(), targets, 1.0, g, new double[batch.batch()]);
         if (train) {
@@ -127,9 +139,11 @@ public final class SequenceModel implements TrainableModel {
     }
 
     /**
-     * Point predictions in y units, in chunks of 256 sequences.
+     * Point predictions in y units ({@code head.point(phi, pointEstimate()) * scale + shift}), in chunks of 256
+     * sequences.
      *
      * @param rows packed sequences {@code [N][2L]}
+     * @throws IllegalArgumentException if rows is null or not packed sequences
      */
     public double[] predict(double[][] rows) {
         Checks.notNull("rows", rows);
@@ -141,19 +155,7 @@ public final class SequenceModel implements TrainableModel {
             System.arraycopy(rows, from, part, 0, n);
             INDArray x = Nd4j.createFromArray(part).castTo(encoder.dataType());
             INDArray phi = encoder.forward(batch(x), Arena.none()).phi();
-            double[] p;
-            if (head instanceof DecoderHead) {
-                DecoderHead dh = (DecoderHead) head;
-                DecoderDistribution.Beam beam = dh.distribution(phi).beamSearch(1);
-                p = new double[n];
-                for (int i = 0; i < n; i++) {
-                    p[i] = dh.tokenizer().decode(beam.tokens()[i]);
-                }
-            } else if (head instanceof XValHead) {
-                p = ((XValHead) head).predict(phi);
-            } else {
-                p = head.distribution(phi).mean();
-            }
+            double[] p = head.point(phi, point);
             for (int i = 0; i < n; i++) {
                 out[from + i] = p[i] * scale + shift;
             }
@@ -164,6 +166,6 @@ public final class SequenceModel implements TrainableModel {
     @Override
     public String toString() {
         return "SequenceModel(" + encoder + ", " + head + ", " + loss.name() + ", shift " + shift + ", scale " + scale
-                + ")";
+                + ", point " + point.label() + ")";
     }
 }

@@ -2,6 +2,7 @@ package io.regheads.heads.xval;
 
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.internal.Checks;
@@ -16,14 +17,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The xVal number head (xVal paper, ../shared/papers/002_*.txt, section 2.2): an MLP with one hidden layer of the
- * embedding width and a scalar output, trained with MSE; optionally with a learned standard deviation, so that it
+ * The xVal number head (Golkar et al., "xVal: A Continuous Number Encoding for Large Language Models",
+ * arXiv:2310.02989, section 2.2): an MLP with one hidden layer of the embedding width and a scalar output, trained with MSE; optionally with a learned standard deviation, so that it
  * has a Gaussian NLL.
  * <pre>
  *   a     = GELU(phi W1 + b1)                    phi [B, D] -> [B, H]   (H = D by default)
@@ -35,16 +38,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * mixture's weight logits are the constant 0 (one component) and get no gradient.
  *
  * <p>As a distribution: {@code N(y_hat, s^2)} with s the learned sigma or, for the point head, a noise level set by
- * {@link #setNoiseStd} (e.g. the root of the training MSE), so the head fits the {@code PredictiveDistribution}
- * contract like {@link io.regheads.heads.pointwise.PointwiseHead}. The paper's normalised MSE for the multi-scale
+ * its after-fit step ({@link #afterFit}: the root mean squared residual on held-out rows, saved as the state {@code
+ * noiseStd}) or by {@link #setNoiseStd}, so the head fits the {@code PredictiveDistribution} contract like {@link
+ * io.regheads.heads.pointwise.PointwiseHead}. As a model's head: {@link XValSpec}. The paper's normalised MSE for the multi-scale
  * embedding is a target scaling done by the caller ({@link io.regheads.heads.text.SequenceModel} standardises y).
  *
  * <p>Thread safety: parameters and the noise level change only in training and calibration.
  */
-public final class XValHead implements RegressionHead {
+public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     /** Smallest standard deviation the learned-variance output reports. */
     public static final double MIN_STD = 1e-6;
+    /** The name of the saved noise level in {@link #state()}. */
+    public static final String NOISE_STD = "noiseStd";
 
     /**
      * @param inputWidth      D >= 1
@@ -53,7 +59,7 @@ public final class XValHead implements RegressionHead {
      * @param seed            initialisation seed
      */
     public record Config(int inputWidth, int hidden, boolean learnedVariance, long seed) {
-        /** @throws IllegalArgumentException on a width < 1 */
+        /** @throws IllegalArgumentException on a width &lt; 1 */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("hidden", hidden, 1);
@@ -65,8 +71,14 @@ public final class XValHead implements RegressionHead {
         }
     }
 
-    /** Caches of the two layers and the activation. */
-    record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
+    /**
+     * What backward needs: the caches of the two layers and the activation.
+     *
+     * @param fc1  {@code phi W1 + b1}, {@code [B, H]}
+     * @param gelu {@code a = GELU(...)}, {@code [B, H]}
+     * @param fc2  {@code o = a W2 + b2}, {@code [B, 1 or 2]}
+     */
+    public record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
 
     private final Config config;
     private final DataType type;
@@ -93,6 +105,7 @@ public final class XValHead implements RegressionHead {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the configuration} */
     public Config config() {
         return config;
     }
@@ -130,10 +143,8 @@ public final class XValHead implements RegressionHead {
 
     /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
     @Override
-    public Forward forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == config.inputWidth(), "phi must have width %d, got %d", config.inputWidth(),
-                phi.size(1));
+    public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Checks.require(phi.dataType() == type, "phi must have data type %s, got %s", type, phi.dataType());
         int b = Math.toIntExact(phi.size(0));
         Linear.Cache c1 = fc1.forward(phi, arena); // [B, H]
@@ -144,7 +155,7 @@ public final class XValHead implements RegressionHead {
         if (!config.learnedVariance()) {
             INDArray values = arena.get(type, b); // [B]
             Host.write(o, values);
-            return new Forward(new Scalar(values), cache);
+            return new Forward<>(new Scalar(values), cache);
         }
         INDArray logits = arena.zeros(type, b, 1); // [B, 1]
         INDArray means = arena.get(type, b, 1); // [B, 1]
@@ -157,7 +168,7 @@ public final class XValHead implements RegressionHead {
         }
         Host.write(m, means);
         Host.write(s, stds);
-        return new Forward(new GaussianMixture(logits, means, stds), cache);
+        return new Forward<>(new GaussianMixture(logits, means, stds), cache);
     }
 
     private static double softplus(double z) {
@@ -166,10 +177,10 @@ public final class XValHead implements RegressionHead {
 
     /** @throws IllegalArgumentException if dOutput is not of the form forward produced */
     @Override
-    public INDArray backward(Forward forward, HeadOutput dOutput, Arena arena) {
-        Checks.notNull("forward", forward);
+    public INDArray backward(Forward<Cache> forward, HeadOutput dOutput, Arena arena) {
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
         Checks.notNull("dOutput", dOutput);
-        Cache c = (Cache) forward.cache();
+        Cache c = Checks.notNull("forward.cache", forward.cache());
         INDArray out = c.fc2().output(); // [B, 1 or 2]
         int b = Math.toIntExact(out.size(0));
         INDArray dOut = arena.get(type, out.shape());
@@ -177,7 +188,7 @@ public final class XValHead implements RegressionHead {
         if (!config.learnedVariance()) {
             Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
                     dOutput.getClass().getSimpleName());
-            double[] dv = Host.doubles(((Scalar) dOutput).values()); // [B]
+            double[] dv = Host.doubles(Checks.shape("dOutput values", ((Scalar) dOutput).values(), b)); // [B]
             for (int i = 0; i < b; i++) {
                 dov[i] = dv[i]; // y_hat = o[:, 0]
             }
@@ -185,6 +196,8 @@ public final class XValHead implements RegressionHead {
             Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s",
                     dOutput.getClass().getSimpleName());
             GaussianMixture g = (GaussianMixture) dOutput;
+            Checks.shape("dOutput means", g.means(), b, 1);
+            Checks.shape("dOutput stds", g.stds(), b, 1);
             double[] dm = Host.doubles(g.means()); // [B]
             double[] ds = Host.doubles(g.stds());
             double[] o = Host.doubles(out); // [B * 2]
@@ -201,6 +214,67 @@ public final class XValHead implements RegressionHead {
         return fc1.backward(c.fc1(), da, arena);
     }
 
+    /**
+     * Point predictions: {@link #predict} for every estimate (the Gaussian's mean, median and mode coincide; greedy
+     * decoding of a continuous output is its mode).
+     *
+     * @param phi      {@code [B, D]}
+     * @param estimate which summary (all give the same values)
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if estimate is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, PointEstimate estimate) {
+        Checks.notNull("estimate", estimate);
+        return predict(phi);
+    }
+
+    /**
+     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}; nothing
+     * with a learned variance.
+     *
+     * @param phi {@code [B, D]} features of held-out rows
+     * @param y   {@code [B]} their labels in head units
+     * @throws IllegalArgumentException if y is null, non-finite or not of length B
+     */
+    @Override
+    public void afterFit(INDArray phi, double[] y) {
+        if (config.learnedVariance()) {
+            return;
+        }
+        double[] pred = predict(phi);
+        Checks.rowValues("y", y, pred.length);
+        Checks.allFinite("y", y);
+        double s = 0;
+        for (int i = 0; i < pred.length; i++) {
+            double r = pred[i] - y[i];
+            s += r * r;
+        }
+        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+    }
+
+    /** @return {@code {noiseStd}} for the point head; empty with a learned variance */
+    @Override
+    public Map<String, Double> state() {
+        return config.learnedVariance() ? Map.of() : Map.of(NOISE_STD, noiseStd);
+    }
+
+    /**
+     * Puts back {@link #state()}.
+     *
+     * @throws IllegalArgumentException if the entries differ from {@link #state()}'s names or noiseStd is not
+     *                                  finite and > 0
+     */
+    @Override
+    public void restoreState(Map<String, Double> state) {
+        Checks.notNull("state", state);
+        Set<String> names = config.learnedVariance() ? Set.of() : Set.of(NOISE_STD);
+        Checks.require(state.keySet().equals(names), "state must hold exactly %s, got %s", names, state.keySet());
+        if (!names.isEmpty()) {
+            setNoiseStd(state.get(NOISE_STD));
+        }
+    }
+
     /** Point predictions {@code [B]} (the means). */
     public double[] predict(INDArray phi) {
         HeadOutput out = forward(phi, null, Arena.none()).output();
@@ -208,18 +282,40 @@ public final class XValHead implements RegressionHead {
                 : ((GaussianMixture) out).means().reshape(phi.size(0)).toDoubleVector();
     }
 
+    /**
+     * {@code N(mean, sigma^2)} per row (sigma learned, or the fixed noise level).
+     *
+     * @param phi {@code [B, D]} of the head's type, finite
+     * @throws IllegalArgumentException if phi is not {@code [B, D]}, has a non-finite value, or a row's output
+     *                                  overflows (each message names the row)
+     */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
-            double[] mu = ((Scalar) out).values().toDoubleVector();
+            double[] mu = finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi);
             double[] s = new double[mu.length];
             Arrays.fill(s, noiseStd);
             return MixtureDistribution.gaussian(mu, s);
         }
         GaussianMixture g = (GaussianMixture) out;
         long b = phi.size(0);
-        return MixtureDistribution.gaussian(g.means().reshape(b).toDoubleVector(), g.stds().reshape(b).toDoubleVector());
+        return MixtureDistribution.gaussian(finiteOutput("mean", g.means().reshape(b).toDoubleVector(), phi),
+                finiteOutput("std", g.stds().reshape(b).toDoubleVector(), phi));
+    }
+
+    /** {@code values} [B], or a refusal naming the first row whose value overflowed (phi too large for the type). */
+    private double[] finiteOutput(String what, double[] values, INDArray phi) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Double.isFinite(values[i])) {
+                throw new IllegalArgumentException("the xVal head's " + what + " for phi row " + i + " must be finite, got "
+                        + values[i] + ": that row's phi (largest magnitude " + phi.getRow(i).amaxNumber() + ") is too "
+                        + "large for " + type + " arithmetic");
+            }
+        }
+        return values;
     }
 
     @Override

@@ -2,10 +2,11 @@
  * The xVal number head: an MLP with one hidden layer of the embedding width and a scalar output (MSE), optionally
  * with a learned standard deviation (Gaussian NLL); its distribution is a Gaussian around the prediction.
  *
- * <p>Central type: {@link io.regheads.heads.xval.XValHead}. Shapes: B batch, D features (the encoder width), H
+ * <p>Central types: {@link io.regheads.heads.xval.XValHead} and its spec for the model API, {@link
+ * io.regheads.heads.xval.XValSpec}. Shapes: B batch, D features (the encoder width), H
  * hidden width.
  *
- * <p>Reference: Golkar et al., xVal: A Continuous Number Encoding for Large Language Models
- * (../shared/papers/002_*.txt), section 2.2. Pairs with {@link io.regheads.heads.text.SequenceEncoder}.
+ * <p>Reference: Golkar et al., "xVal: A Continuous Number Encoding for Large Language Models"
+ * (arXiv:2310.02989), section 2.2. Pairs with {@link io.regheads.heads.text.SequenceEncoder}.
  */
 package io.regheads.heads.xval;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
@@ -57,7 +56,7 @@ class DecoderHeadTest {
         INDArray[] dPhi = new INDArray[1];
         Runnable backward = () -> {
             head.params().forEach(Param::zeroGrad);
-            RegressionHead.Forward f = head.forward(phi, t, Arena.none());
+            var f = head.forward(phi, t, Arena.none());
             HeadOutput g = f.output().zerosLike();
             loss.accumulate(f.output(), t, 1.0, g, new double[b]);
             dPhi[0] = head.backward(f, g, Arena.none());

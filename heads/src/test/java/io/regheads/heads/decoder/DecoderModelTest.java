@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.model.HeadSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ class DecoderModelTest {
     void learnsASmoothFunctionAndRoundTripsThroughAFile() {
         Dataset train = data(1200, 1);
         Dataset test = data(300, 2);
-        HeadSpec h = new HeadSpec.Decoder(4, 4, 16, 2, 32, 1);
+        HeadSpec h = new DecoderSpec(4, 4, 16, 2, 32, 1);
         ModelConfig c = new ModelConfig(2, 64, h, "ce+0.3*ntl-was", TrainerConfig.defaults().withMaxEpochs(40).withSeed(3));
         RegressionModel m = RegressionModel.create(c, 2);
         TrainingResult r = m.fit(train);
@@ -57,7 +57,7 @@ class DecoderModelTest {
     @Test
     void reluDecoderRoundTripsThroughAFile() throws java.io.IOException {
         Dataset train = data(300, 4);
-        HeadSpec h = new HeadSpec.Decoder(4, 3, 8, 1, 16, 1, io.regheads.core.nn.TransformerBlock.Activation.RELU);
+        HeadSpec h = new DecoderSpec(4, 3, 8, 1, 16, 1, io.regheads.core.nn.TransformerBlock.Activation.RELU);
         ModelConfig c = new ModelConfig(2, 16, h, "ce", TrainerConfig.defaults().withMaxEpochs(2).withSeed(3));
         RegressionModel m = RegressionModel.create(c, 2);
         m.fit(train);
@@ -69,6 +69,6 @@ class DecoderModelTest {
         assertArrayEquals(m.predict(x).mean(), back.predict(x).mean(), 0.0);
         // the activation came back from the file (the default would be GELU)
         assertEquals(io.regheads.core.nn.TransformerBlock.Activation.RELU,
-                ((HeadSpec.Decoder) back.config().head()).activation());
+                ((DecoderSpec) back.config().head()).activation());
     }
 }

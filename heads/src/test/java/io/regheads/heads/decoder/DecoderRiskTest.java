@@ -3,7 +3,6 @@ package io.regheads.heads.decoder;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Loss;
@@ -101,7 +100,7 @@ class DecoderRiskTest {
             }
             arena.reset();
             head.params().forEach(Param::zeroGrad);
-            RegressionHead.Forward fw = head.forward(phi, t, arena);
+            var fw = head.forward(phi, t, arena);
             HeadOutput g = fw.output().zerosLike(arena);
             ce.accumulate(fw.output(), t, 1.0, g, new double[u]);
             INDArray gl = ((TokenLogits) g).logits();

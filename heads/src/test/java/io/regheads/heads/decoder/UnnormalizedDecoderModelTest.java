@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.nio.file.Path;
@@ -25,9 +27,9 @@ class UnnormalizedDecoderModelTest {
     void learnsASmoothFunctionAndRoundTripsThroughAFile() {
         Dataset train = DecoderModelTest.data(1200, 1);
         Dataset test = DecoderModelTest.data(200, 2);
-        HeadSpec h = new HeadSpec.UnnormalizedDecoder(10, 1, 3, 16, 2, 32, 1);
-        assertEquals(HeadSpec.PointEstimate.MEDIAN, h.pointEstimate());
-        assertEquals(HeadSpec.PointEstimate.MEAN, new HeadSpec.Mixture(2).pointEstimate());
+        HeadSpec h = new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 1);
+        assertEquals(PointEstimate.MEDIAN, h.pointEstimate());
+        assertEquals(PointEstimate.MEAN, new MixtureSpec(2).pointEstimate());
         ModelConfig c = new ModelConfig(2, 64, h, null, TrainerConfig.defaults().withMaxEpochs(80).withSeed(3));
         RegressionModel m = RegressionModel.create(c, 2);
         TrainingResult r = m.fit(train);
@@ -65,9 +67,9 @@ class UnnormalizedDecoderModelTest {
 
     @Test
     void invalidSizesAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> new HeadSpec.UnnormalizedDecoder(1, 1, 3, 32, 1, 128, 1));
-        assertThrows(IllegalArgumentException.class, () -> new HeadSpec.UnnormalizedDecoder(10, 0, 3, 32, 1, 128, 1));
-        assertThrows(IllegalArgumentException.class, () -> new HeadSpec.UnnormalizedDecoder(10, 1, 3, 32, 3, 128, 1));
-        assertThrows(IllegalArgumentException.class, () -> new HeadSpec.UnnormalizedDecoder(10, 1, 3, 32, 1, 128, 0));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedDecoderSpec(1, 1, 3, 32, 1, 128, 1));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedDecoderSpec(10, 0, 3, 32, 1, 128, 1));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedDecoderSpec(10, 1, 3, 32, 3, 128, 1));
+        assertThrows(IllegalArgumentException.class, () -> new UnnormalizedDecoderSpec(10, 1, 3, 32, 1, 128, 0));
     }
 }

@@ -7,8 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -36,7 +42,7 @@ public class RegressionModelTest {
     }
 
     static Stream<HeadSpec> heads() {
-        return Stream.of(new HeadSpec.Pointwise(false), new HeadSpec.Histogram(64, true), new HeadSpec.Mixture(5));
+        return Stream.of(new PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5), new XValSpec(64, false));
     }
 
     private static ModelConfig small(HeadSpec h) {
@@ -73,10 +79,22 @@ public class RegressionModelTest {
         assertArrayEquals(d.inverseCumulativeProbability(0.9), d2.inverseCumulativeProbability(0.9), 0.0);
     }
 
+    /** Point predictions come from the head by the spec's estimate, mapped as predict maps the distribution. */
+    @Test
+    void pointPredictionsAreTheHeadsSummaryInOriginalUnits() {
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        m.fit(data(300, 8));
+        double[][] x = data(5, 9).x();
+        assertArrayEquals(m.predict(x).mean(), m.predictPoint(x), 0.0);
+        assertArrayEquals(m.predict(x).median(), m.predictPoint(x, PointEstimate.MEDIAN), 0.0);
+        assertArrayEquals(m.predict(x).mode(), m.predictPoint(x, PointEstimate.GREEDY), 0.0);
+    }
+
     @Test
     void unitPredictionsDifferFromOriginalUnitsByTheJacobian() {
         Dataset train = data(500, 4);
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
         m.fit(train);
         double[][] x = {{0.1, 0.2}, {-0.5, 0.9}};
         double[] y = {3.1, 2.0};
@@ -91,7 +109,7 @@ public class RegressionModelTest {
     /** The class promises concurrent predictions after fitting: 4 threads agree bit for bit with one thread. */
     @Test
     void concurrentPredictionsEqualSequentialOnes() throws Exception {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(3)).withTrainer(TrainerConfig.defaults()
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults()
                 .withMaxEpochs(2)), 2);
         m.fit(data(400, 6));
         double[][] x = data(300, 7).x();
@@ -117,9 +135,59 @@ public class RegressionModelTest {
         }
     }
 
+    /** Bytes and streams carry the file's bytes; a model read from them predicts bit for bit the same. */
+    @Test
+    void modelsTravelAsBytesAndStreams() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new PointwiseSpec(false)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        m.fit(data(300, 10));
+        Path f = dir.resolve("p.rgh");
+        m.save(f);
+        byte[] bytes = m.toBytes();
+        assertArrayEquals(Files.readAllBytes(f), bytes);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        m.save(out);
+        assertArrayEquals(bytes, out.toByteArray());
+        double[][] x = data(7, 11).x();
+        double[] y = data(7, 11).y();
+        for (RegressionModel back : new RegressionModel[] {RegressionModel.fromBytes(bytes),
+                RegressionModel.load(new java.io.ByteArrayInputStream(bytes)), RegressionModel.load(f)}) {
+            assertArrayEquals(m.predictPoint(x), back.predictPoint(x), 0.0);
+            assertArrayEquals(m.predict(x).logDensity(y), back.predict(x).logDensity(y), 0.0); // the noise level too
+            assertEquals(m.config(), back.config());
+        }
+        String meta = io.regheads.core.io.Checkpoint.fromBytes(bytes).metadata();
+        assertTrue(!meta.startsWith("#"), "no date comment: the same model gives the same bytes");
+        for (String key : new String[] {"version=2", "head=pointwise", "head.version=1", "head.sigmoid=false",
+            "state.noiseStd=", "trainer.maxEpochs=2", "trainer.batchSize=128", "encoder.width=64"}) {
+            assertTrue(meta.contains(key), key + " in " + meta);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RegressionModel.fromBytes(java.util.Arrays.copyOf(bytes, 40)));
+        assertTrue(e.getMessage().startsWith("model bytes is truncated"), e.getMessage());
+    }
+
+    /** A model whose metadata was written with a bad value names the key (the checksum is recomputed). */
+    @Test
+    void invalidMetadataNamesTheKey() throws Exception {
+        RegressionModel m = RegressionModel.create(small(new HistogramSpec(16, false)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(1)), 2);
+        m.fit(data(200, 12));
+        io.regheads.core.io.Checkpoint c = io.regheads.core.io.Checkpoint.fromBytes(m.toBytes());
+        for (String[] edit : new String[][] {{"head.bins=16", "head.bins=sixteen", "head.bins must be an integer, got 'sixteen'"},
+            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'"},
+            {"trainer.patience=5", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
+            {"version=2", "version=3", "version must be 2 (the newest this library reads), got 3"}}) {
+            assertTrue(c.metadata().contains(edit[0]), edit[0]);
+            byte[] bad = new io.regheads.core.io.Checkpoint(c.metadata().replace(edit[0], edit[1]), c.tensors()).toBytes();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RegressionModel.fromBytes(bad));
+            assertEquals("model bytes has invalid metadata: " + edit[2], e.getMessage());
+        }
+    }
+
     @Test
     void corruptAndTruncatedModelFilesAreRefusedClearly() throws Exception {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Histogram(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
+        RegressionModel m = RegressionModel.create(small(new HistogramSpec(16, false)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
         m.fit(data(300, 5));
         Path f = dir.resolve("m.rgh");
         m.save(f);
@@ -138,11 +206,11 @@ public class RegressionModelTest {
 
     @Test
     void badArgumentsAreNamed() {
-        RegressionModel m = RegressionModel.create(small(new HeadSpec.Mixture(2)), 2);
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(2)), 2);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.predict(new double[][] {{0, 1}}));
         assertEquals("model must be fitted (or loaded) before predicting", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> m.fit(Dataset.of(new double[][] {{1, 2, 3}, {1, 2, 4}}, new double[] {1, 2})));
-        IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new HeadSpec.Mixture(2)).withLoss("ce+0.3*was"));
+        IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new MixtureSpec(2)).withLoss("ce+0.3*was"));
         assertTrue(loss.getMessage().startsWith("loss term 'was' in 'ce+0.3*was' is unknown"), loss.getMessage());
     }
 }

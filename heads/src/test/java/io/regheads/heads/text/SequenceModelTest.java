@@ -3,7 +3,7 @@ package io.regheads.heads.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
@@ -59,8 +59,9 @@ class SequenceModelTest {
 
     @Test
     void xvalModelPassesTheGradientCheckWithScaledTargets() {
-        RegressionHead head = new XValHead(XValHead.Config.of(4, 5), DataType.DOUBLE);
-        check(new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 1.0, 2.0), new double[] {-3, 0.3});
+        XValHead head = new XValHead(XValHead.Config.of(4, 5), DataType.DOUBLE);
+        check(new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 1.0, 2.0, PointEstimate.MEAN),
+                new double[] {-3, 0.3});
     }
 
     @Test
@@ -68,13 +69,15 @@ class SequenceModelTest {
         DecoderHead head = new DecoderHead(new DecoderConfig(UnnormalizedTokenizer.of(10, 1, 2), 4,
                 new TransformerBlock.Config(4, 1, 8), 1, 5), DataType.DOUBLE);
         Loss loss = Losses.ce().plus(0.3, Losses.ntlWas());
-        check(new SequenceModel(encoder(NumberEmbedding.NONE), head, loss, 0, 1), new double[] {-3, 0.3});
+        check(new SequenceModel(encoder(NumberEmbedding.NONE), head, loss, 0, 1, PointEstimate.GREEDY),
+                new double[] {-3, 0.3});
     }
 
     @Test
     void predictUndoesTheTargetScaling() {
         XValHead head = new XValHead(XValHead.Config.of(4, 5), DataType.DOUBLE);
-        SequenceModel m = new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 10.0, 3.0);
+        SequenceModel m = new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 10.0, 3.0,
+                PointEstimate.MEAN);
         INDArray phi = m.encoder().forward(SequenceBatch.fromRows(rows(), 6), Arena.none()).phi();
         double[] raw = head.predict(phi);
         double[] p = m.predict(rows().toDoubleMatrix());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.loss.LossValue;
 import io.regheads.core.nn.Arena;
@@ -54,7 +53,7 @@ class XValHeadTest {
         double worst = GradientCheck.check(() -> project(head.forward(phi, null, Arena.none()).output(), r1, r2),
                 () -> {
                     head.params().forEach(Param::zeroGrad);
-                    RegressionHead.Forward f = head.forward(phi, null, Arena.none());
+                    var f = head.forward(phi, null, Arena.none());
                     HeadOutput g = f.output().zerosLike();
                     if (g instanceof Scalar) {
                         ((Scalar) g).values().assign(r1);
@@ -98,7 +97,7 @@ class XValHeadTest {
         XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         double[] y = {0.5, -1.0, 2.0};
-        RegressionHead.Forward f = head.forward(phi, head.targets(y), Arena.none());
+        var f = head.forward(phi, head.targets(y), Arena.none());
         LossValue l = Losses.ce().evaluate(f.output(), head.targets(y));
         double[] yHat = head.predict(phi);
         double mse = 0;
@@ -152,13 +151,35 @@ class XValHeadTest {
         XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
                 () -> head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 5), null, Arena.none()));
-        assertTrue(w.getMessage().contains("phi must have width 4, got 5"), w.getMessage());
+        assertEquals("phi must have shape [B, D] = [B, 4] with B >= 1, got [2, 5]", w.getMessage());
         assertThrows(IllegalArgumentException.class, () -> head.targets(new double[] {1, Double.NaN}));
         assertThrows(IllegalArgumentException.class, () -> head.setNoiseStd(0));
         assertThrows(IllegalArgumentException.class, () -> new XValHead.Config(0, 4, false, 1));
-        RegressionHead.Forward f = head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 4), null, Arena.none());
+        var f = head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 4), null, Arena.none());
         assertThrows(IllegalArgumentException.class, () -> head.backward(f, new GaussianMixture(
                 Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.ones(DataType.DOUBLE, 2, 1)),
                 Arena.none()));
+    }
+
+    /** The point head's after-fit noise level by hand; the learned-variance head has no after-fit state. */
+    @Test
+    void afterFitSetsThePointHeadsNoiseLevelAndItsState() {
+        XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        INDArray phi = GradientCheck.random(7, 1.0, 2, D);
+        double[] pred = head.predict(phi);
+        // residuals 0.6 and -0.8 by hand: mean square (0.36 + 0.64) / 2 = 0.5
+        head.afterFit(phi, new double[] {pred[0] - 0.6, pred[1] + 0.8});
+        assertEquals(Math.sqrt(0.5), head.noiseStd(), 1e-15);
+        assertEquals(java.util.Map.of("noiseStd", Math.sqrt(0.5)), head.state());
+        XValHead copy = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        copy.restoreState(head.state());
+        assertEquals(head.distribution(phi).logDensity(pred)[1], copy.distribution(phi).logDensity(pred)[1], 0.0);
+        assertThrows(IllegalArgumentException.class, () -> copy.restoreState(java.util.Map.of()));
+
+        XValHead learned = new XValHead(new XValHead.Config(D, 5, true, 3), DataType.DOUBLE);
+        learned.afterFit(phi, new double[] {5, 5});
+        assertEquals(1.0, learned.noiseStd(), 0.0); // untouched: its sigma is learned
+        assertEquals(java.util.Map.of(), learned.state());
+        assertThrows(IllegalArgumentException.class, () -> learned.restoreState(java.util.Map.of("noiseStd", 1.0)));
     }
 }

@@ -59,7 +59,7 @@ public final class SignificantDigits {
 
     /**
      * @param base        B in [2, 4096]
-     * @param digits      M >= 1 with B^M <= 2^45
+     * @param digits      M >= 1 with B^M &lt;= 2^45
      * @param minExponent smallest exponent (B^minExponent >= Double.MIN_NORMAL)
      * @param maxExponent largest exponent (B^(maxExponent+1) finite), >= minExponent
      * @throws IllegalArgumentException if any rule is broken (the message names it and the value)

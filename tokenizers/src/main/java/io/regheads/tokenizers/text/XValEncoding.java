@@ -28,11 +28,13 @@ public record XValEncoding(int[] tokens, double[] values) {
         values = values.clone();
     }
 
+    /** {@return a copy of the token ids} */
     @Override
     public int[] tokens() {
         return tokens.clone();
     }
 
+    /** {@return a copy of the number values} */
     @Override
     public double[] values() {
         return values.clone();

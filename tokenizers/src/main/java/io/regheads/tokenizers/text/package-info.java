@@ -13,7 +13,8 @@
  * </ul>
  *
  * <p>Shapes: L tokens of a text, T tokens per number, V vocabulary. Source: Golkar et al., "xVal: A Continuous
- * Number Encoding for Large Language Models" (paper 002 in the shared papers); reference behaviour and its bugs in
- * the shared anchors ({@code ntl_xval_anchors.md}, section a.12). All types are immutable and thread-safe.
+ * Number Encoding for Large Language Models" (arXiv:2310.02989) and its public reference code (number parsing,
+ * the {@code [NUM]} placeholder, the baseline encodings with 3 significant figures). All types are immutable and
+ * thread-safe.
  */
 package io.regheads.tokenizers.text;

@@ -1,0 +1,103 @@
+package io.regheads.core.head;
+
+import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
+import java.util.Map;
+import java.util.Properties;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/**
+ * A head's description before it sees data: which head, its settings, how it is trained and what it reports. The
+ * model supplies the input width, the seed and the data type ({@link #build}).
+ *
+ * <p><b>Settings.</b> A spec writes its own settings as named keys with a version ({@link #toProperties()}), e.g.
+ * <pre>
+ *   head=histogram
+ *   head.version=1
+ *   head.bins=256
+ *   head.tails=true
+ * </pre>
+ * and its type reads them back with a static {@code of(Properties)} that refuses a missing, malformed or unknown
+ * key by name ({@link #settingsOf(Properties, String, int)} does the common checks). A registry maps {@link #name()}
+ * to that reader, so that a saved model names its head and nothing else has to know the head's type.
+ *
+ * <p><b>Units.</b> Each head fixes the units it is trained in ({@link #centre()}): histogram and decoder heads see
+ * {@code y01 = (y - min) / (max - min)} in [0, 1] (train min and max); pointwise, mixture and xVal heads see {@code
+ * y01 - 0.5}.
+ *
+ * <p><b>Reports.</b> Each spec names its point prediction ({@link #pointEstimate()}): the mean, except where a head
+ * says otherwise (the unnormalized decoder's median). Any after-fit step is the head's own ({@link
+ * RegressionHead#afterFit}), and so is the state it saves ({@link RegressionHead#state()}).
+ *
+ * <p>Implementations are immutable records whose {@code equals} compares the settings.
+ */
+public interface HeadSpec {
+
+    /** The key that names the head. */
+    String KEY = "head";
+    /** The prefix of every head setting, {@code "head."}. */
+    String PREFIX = "head.";
+
+    /** The head's name in files, registries and tables: {@code "pointwise"}, {@code "histogram"}, {@code "mdn"}, ... */
+    String name();
+
+    /** The version of the settings this spec writes (>= 1); readers accept every version up to their own. */
+    int version();
+
+    /**
+     * The settings, in a fixed order, by name (without the {@code head.} prefix), as strings that the reader parses
+     * back to the same spec ({@code Double.toString} for doubles).
+     */
+    Map<String, String> settings();
+
+    /**
+     * The spec as named keys: {@code head = name()}, {@code head.version = version()} and {@code head.<name>} for
+     * each of {@link #settings()}.
+     *
+     * @return a new table
+     */
+    default Properties toProperties() {
+        Properties p = new Properties();
+        p.setProperty(KEY, name());
+        p.setProperty(PREFIX + "version", Integer.toString(version()));
+        settings().forEach((k, v) -> p.setProperty(PREFIX + k, v));
+        return p;
+    }
+
+    /**
+     * Builds a fresh head.
+     *
+     * @param inputWidth D, the width of the features it takes
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     */
+    RegressionHead<?> build(int inputWidth, long seed, DataType type);
+
+    /** The offset subtracted from y01 before the head sees it: 0 or 0.5. */
+    double centre();
+
+    /** The loss this head trains with unless told otherwise (a loss expression such as {@code "ce"}). */
+    String defaultLoss();
+
+    /** The point prediction this head reports (RMSE and Kendall tau in the command line use it): MEAN by default. */
+    default PointEstimate pointEstimate() {
+        return PointEstimate.MEAN;
+    }
+
+    /**
+     * The common first step of a spec reader: checks that {@code head} is {@code name} and that {@code head.version}
+     * is in {@code [1, newest]}, and returns the settings under {@code head.}.
+     *
+     * @throws IllegalArgumentException naming the key: {@code head} missing or another head, {@code head.version}
+     *                                  missing, malformed or newer than {@code newest}
+     */
+    static Settings settingsOf(Properties p, String name, int newest) {
+        Checks.notNull("properties", p);
+        String head = p.getProperty(KEY);
+        Checks.require(head != null, "%s is missing", KEY);
+        Checks.require(head.trim().equals(name), "%s must be %s for this reader, got '%s'", KEY, name, head);
+        Settings s = Settings.of(p, PREFIX);
+        s.version(newest);
+        return s;
+    }
+}

@@ -1,0 +1,326 @@
+package io.regheads.heads.decoder;
+
+import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.internal.Checks;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Exact CDF and quantiles of a {@link DecoderDistribution} over a tokenizer with prefix ranges ({@link
+ * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) by walking the token tree: T decoder steps
+ * for all rows per query, no enumeration of the valid sequences.
+ *
+ * <p><b>Why a walk works.</b> Token order need not be value order (a {@code -} sign or exponent sign reverses the
+ * digits after it), but every prefix still stands for one contiguous value range, disjoint from its siblings'
+ * ({@link NumberTokenizer#prefixRange}), with at most one exception, the detached sequence ({@link
+ * NumberTokenizer#detachedSequence()}; for sign-exponent-mantissa tokens the zero spelling {@code + + 0..0 0..0},
+ * whose cell {@code [-B^eMin/2, B^eMin/2)} lies outside the ranges of its proper prefixes). Below it is called the
+ * zero sequence. So the children of a prefix are turned into <em>pieces</em>, sorted by value: one piece per child,
+ * except that the child on the zero path is split into the zero leaf (mass {@code P0 = P(zero sequence)}, from one
+ * extra teacher-forced pass) and the rest of the child (its mass minus P0). A walk that enters the rest of a
+ * zero-path child leaves the zero piece out from then on. Without a detached sequence every child is one piece.
+ * Prefixes without a number completion (a special token: NaN, +-Inf) have no range and are left out: with special
+ * tokens the CDF rises to the number mass {@code 1 - P(specials)}, not to 1 ({@link DecoderDistribution} divides it by
+ * that mass, and asks for quantiles at {@code p} times it: the distribution of Y given Y finite).
+ *
+ * <ul>
+ *   <li>CDF at y (leaf {@code t = encode(y)} whose cell holds y): {@code F(y) = sum over positions k of the masses of
+ *       the pieces at level k that lie below the piece on y's path, + P(t) (y - lo) / width}.
+ *   <li>Quantile at p: at each level take the first piece (in value order) whose mass reaches the residual level,
+ *       subtract the masses before it, descend; inside the final leaf (or the zero cell) interpolate linearly.
+ * </ul>
+ *
+ * <p>Piece lists are memoised per prefix (thread-safe map); P0 is computed once. Immutable apart from these caches;
+ * thread-safe.
+ */
+final class PrefixRangeWalk {
+    /** Piece kinds: a whole child, the zero leaf inside a zero-path child, the rest of a zero-path child. */
+    private static final int WHOLE = 0;
+    private static final int ZERO = 1;
+    private static final int REST = 2;
+
+    /** A value-ordered part of a child's subtree: token, kind and value range [lo, hi). */
+    private record Piece(int token, int kind, double lo, double hi) {}
+
+    private final DecoderDistribution dist;
+    private final NumberTokenizer tok;
+    private final int b;
+    private final int t;
+    private final int v;
+    private final int[] zero; // the detached sequence, or null
+    private final Interval zeroCell; // its interval, or null
+    private final int[] numberPath; // a valid sequence with a value: the placeholder path of rows outside the support
+    private final ConcurrentHashMap<String, Piece[]> pieces = new ConcurrentHashMap<>();
+    private volatile double[] zeroMass;
+
+    /** @throws IllegalArgumentException unless the tokenizer has prefix ranges */
+    PrefixRangeWalk(DecoderDistribution dist, NumberTokenizer tok) {
+        Checks.require(tok.hasPrefixRanges(), "the tree walk needs a tokenizer with prefix ranges, got %s", tok);
+        this.dist = dist;
+        this.tok = tok;
+        this.b = dist.batchSize();
+        this.t = tok.sequenceLength();
+        this.v = tok.vocabularySize();
+        this.zero = tok.detachedSequence();
+        this.zeroCell = zero == null ? null : tok.interval(zero);
+        this.numberPath = zero != null ? zero : firstNumberPath();
+    }
+
+    /** Position by position the first allowed token whose prefix has a range (a number completion exists). */
+    private int[] firstNumberPath() {
+        int[] s = new int[t];
+        for (int pos = 0; pos < t; pos++) {
+            boolean[] allowed = tok.allowed(pos, s);
+            int k = 0;
+            while (true) {
+                Checks.require(k < v, "%s has no number sequence", tok);
+                if (allowed[k]) {
+                    s[pos] = k;
+                    if (tok.prefixRange(s, pos + 1) != null) {
+                        break;
+                    }
+                }
+                k++;
+            }
+        }
+        return s;
+    }
+
+    /** Lowest value of the support: the low end of the whole number range. */
+    double lowest() {
+        double lo = tok.prefixRange(new int[0], 0).lo();
+        return zeroCell == null ? lo : Math.min(zeroCell.lo(), lo);
+    }
+
+    /** Highest value of the support. */
+    double highest() {
+        double hi = tok.prefixRange(new int[0], 0).hi();
+        return zeroCell == null ? hi : Math.max(zeroCell.hi(), hi);
+    }
+
+    /** P(zero sequence) per row, one teacher-forced pass (cached); zeros without a detached sequence. */
+    private double[] zeroMass() {
+        double[] z = zeroMass;
+        if (z == null && zero == null) {
+            z = new double[b];
+            zeroMass = z;
+        }
+        if (z == null) {
+            DecoderState s = dist.start();
+            double[] lp = new double[b];
+            double[] row = new double[v];
+            int[] next = new int[b];
+            Arrays.fill(next, zero[0]);
+            for (int pos = 0; pos < t; pos++) {
+                for (int r = 0; r < b; r++) {
+                    s.logProbabilities(r, 1.0, row);
+                    lp[r] += row[zero[pos]];
+                    next[r] = zero[pos];
+                }
+                s.advance(next);
+            }
+            z = new double[b];
+            for (int r = 0; r < b; r++) {
+                z[r] = Math.exp(lp[r]);
+            }
+            zeroMass = z;
+        }
+        return z;
+    }
+
+    /** The value-ordered pieces of the children of the first {@code len} tokens of {@code prefix}. */
+    private Piece[] piecesOf(int[] prefix, int len) {
+        char[] key = new char[len];
+        for (int i = 0; i < len; i++) {
+            key[i] = (char) prefix[i];
+        }
+        return pieces.computeIfAbsent(new String(key), k -> build(prefix, len));
+    }
+
+    private Piece[] build(int[] prefix, int len) {
+        int[] c = Arrays.copyOf(prefix, t);
+        boolean[] allowed = tok.allowed(len, c);
+        List<Piece> out = new ArrayList<>();
+        for (int k = 0; k < v; k++) {
+            if (!allowed[k]) {
+                continue;
+            }
+            c[len] = k;
+            Interval range = tok.prefixRange(c, len + 1);
+            if (zero != null && Arrays.equals(c, 0, len + 1, zero, 0, len + 1)) {
+                out.add(new Piece(k, ZERO, zeroCell.lo(), zeroCell.hi()));
+                if (range != null) {
+                    out.add(new Piece(k, REST, range.lo(), range.hi()));
+                }
+            } else if (range != null) { // null: a special token
+                out.add(new Piece(k, WHOLE, range.lo(), range.hi()));
+            }
+        }
+        out.sort(Comparator.comparingDouble(Piece::lo));
+        return out.toArray(new Piece[0]);
+    }
+
+    /** Mass of a piece for a row whose path so far has mass {@code path}, the child's probability q. */
+    private static double mass(Piece pc, double path, double q, double p0) {
+        if (pc.kind == ZERO) {
+            return p0;
+        }
+        double m = path * q;
+        return pc.kind == REST ? Math.max(0, m - p0) : m;
+    }
+
+    /** F(y) per row; y outside the support gives 0 below it and the number mass above it. */
+    double[] cdf(double[] y) {
+        double[] p0 = zeroMass();
+        int[][] leaf = new int[b][];
+        boolean[] inside = new boolean[b];
+        double lowest = lowest();
+        double highest = highest();
+        for (int r = 0; r < b; r++) {
+            if (y[r] >= lowest && y[r] <= highest) { // encode may refuse values outside its domain
+                int[] tk = tok.encode(y[r]); // clamps an overflow: then y is outside its cell
+                Interval iv = tok.interval(tk);
+                inside[r] = iv.contains(y[r]) || y[r] == iv.hi();
+                leaf[r] = tk;
+            }
+            if (!inside[r]) {
+                leaf[r] = numberPath; // any valid number path; its answer is replaced below
+            }
+        }
+        DecoderState s = dist.start();
+        double[] row = new double[v];
+        double[] path = new double[b];
+        double[] below = new double[b];
+        double[] numberMass = new double[b];
+        boolean[] excluded = new boolean[b];
+        Arrays.fill(path, 1.0);
+        int[] next = new int[b];
+        for (int pos = 0; pos < t; pos++) {
+            for (int r = 0; r < b; r++) {
+                s.logProbabilities(r, 1.0, row);
+                int[] pre = leaf[r];
+                boolean leafIsZero = zero != null && (pre == zero || Arrays.equals(pre, zero));
+                Piece[] ps = piecesOf(pre, pos);
+                int own = -1;
+                for (int j = 0; j < ps.length; j++) {
+                    Piece pc = ps[j];
+                    if (pc.token == pre[pos] && (pc.kind == WHOLE || (pc.kind == ZERO) == leafIsZero)) {
+                        own = j;
+                    }
+                }
+                for (int j = 0; j < ps.length; j++) {
+                    Piece pc = ps[j];
+                    if (j == own || excluded[r] && pc.kind == ZERO) {
+                        continue;
+                    }
+                    double m = mass(pc, path[r], Math.exp(row[pc.token]), p0[r]);
+                    if (pos == 0) {
+                        numberMass[r] += m;
+                    }
+                    if (pc.lo < ps[own].lo) {
+                        below[r] += m;
+                    }
+                }
+                if (pos == 0) {
+                    numberMass[r] += mass(ps[own], 1.0, Math.exp(row[pre[pos]]), p0[r]);
+                }
+                excluded[r] |= ps[own].kind == REST;
+                path[r] *= Math.exp(row[pre[pos]]);
+                next[r] = pre[pos];
+            }
+            s.advance(next);
+        }
+        double[] out = new double[b];
+        for (int r = 0; r < b; r++) {
+            if (!inside[r]) {
+                out[r] = Double.isNaN(y[r]) || y[r] < lowest ? 0 : Math.min(1, numberMass[r]);
+                continue;
+            }
+            Interval iv = tok.interval(leaf[r]);
+            out[r] = Math.min(1, below[r] + path[r] * (y[r] - iv.lo()) / iv.width());
+        }
+        return out;
+    }
+
+    /**
+     * The p-quantile of the number part per row, p in (0, 1): the walk descends at level {@code p * numberMass[r]}
+     * (numberMass = 1 - P(specials), so that the quantiles are those of Y given Y finite).
+     */
+    double[] quantile(double p, double[] numberMass) {
+        double[] p0 = zeroMass();
+        DecoderState s = dist.start();
+        double[] row = new double[v];
+        double[] path = new double[b];
+        double[] res = new double[b];
+        double[] out = new double[b];
+        boolean[] excluded = new boolean[b];
+        boolean[] done = new boolean[b];
+        Arrays.fill(path, 1.0);
+        for (int r = 0; r < b; r++) {
+            res[r] = p * numberMass[r];
+        }
+        int[] next = new int[b];
+        for (int pos = 0; pos < t; pos++) {
+            for (int r = 0; r < b; r++) {
+                s.logProbabilities(r, 1.0, row);
+                if (done[r]) { // keep the finished row on some valid path
+                    int k = 0;
+                    while (row[k] == Double.NEGATIVE_INFINITY) {
+                        k++;
+                    }
+                    next[r] = k;
+                    continue;
+                }
+                Piece[] ps = piecesOf(s.prefix(r), pos);
+                Piece chosen = null;
+                double chosenMass = 0;
+                Piece last = null;
+                double lastMass = 0;
+                for (Piece pc : ps) {
+                    if (excluded[r] && pc.kind == ZERO) {
+                        continue;
+                    }
+                    double m = mass(pc, path[r], Math.exp(row[pc.token]), p0[r]);
+                    if (!(m > 0)) {
+                        continue;
+                    }
+                    last = pc;
+                    lastMass = m;
+                    if (m >= res[r]) {
+                        chosen = pc;
+                        chosenMass = m;
+                        break;
+                    }
+                    res[r] -= m;
+                }
+                if (chosen == null && last == null) { // every piece underflowed to mass 0: follow the likeliest
+                    for (Piece pc : ps) {
+                        if (!(excluded[r] && pc.kind == ZERO) && (last == null || row[pc.token] > row[last.token])) {
+                            last = pc;
+                        }
+                    }
+                }
+                if (chosen == null) { // rounding (or special-token mass) left the level above the number mass
+                    chosen = last;
+                    chosenMass = lastMass;
+                    res[r] = lastMass;
+                }
+                next[r] = chosen.token;
+                if (chosen.kind == ZERO || pos == t - 1) {
+                    double u = chosenMass > 0 ? Math.min(1, Math.max(0, res[r] / chosenMass)) : 0;
+                    out[r] = u == 1 ? chosen.hi : chosen.lo + u * (chosen.hi - chosen.lo);
+                    done[r] = true;
+                    continue;
+                }
+                excluded[r] |= chosen.kind == REST;
+                path[r] *= Math.exp(row[chosen.token]);
+            }
+            s.advance(next);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,80 @@
+package io.regheads.heads.histogram;
+
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/**
+ * The histogram head ({@link HistogramHead}) as a model's head: {@code bins} equal bins on [0, 1] of y01 (centre
+ * 0), optionally with half-normal tails, trained with cross-entropy.
+ *
+ * <p>Settings, version 1: {@code head=histogram}, {@code head.version=1}, {@code head.bins=<int>}, {@code
+ * head.tails=true|false}.
+ *
+ * @param bins  number of bins, >= 1 (>= 2 with tails)
+ * @param tails half-normal tails beyond [0, 1]
+ */
+public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
+    /** The registry name. */
+    public static final String NAME = "histogram";
+    /** The settings version this class writes and the newest it reads. */
+    public static final int VERSION = 1;
+
+    /** @throws IllegalArgumentException if bins is below 1, or below 2 with tails */
+    public HistogramSpec {
+        Checks.atLeast("bins", bins, tails ? 2 : 1);
+    }
+
+    /**
+     * Reads the settings {@link #toProperties()} writes.
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
+     */
+    public static HistogramSpec of(Properties p) {
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
+        s.requireOnly("version", "bins", "tails");
+        int bins = s.integer("bins");
+        boolean tails = s.bool("tails");
+        return s.validated(() -> new HistogramSpec(bins, tails));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int version() {
+        return VERSION;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("bins", Integer.toString(bins));
+        m.put("tails", Boolean.toString(tails));
+        return m;
+    }
+
+    @Override
+    public HistogramHead build(int inputWidth, long seed, DataType type) {
+        return new HistogramHead(
+                new HistogramHead.Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), tails, seed), type);
+    }
+
+    /** @return 0: the bins cover y01 in [0, 1] */
+    @Override
+    public double centre() {
+        return 0;
+    }
+
+    /** @return {@code "ce"} */
+    @Override
+    public String defaultLoss() {
+        return "ce";
+    }
+}

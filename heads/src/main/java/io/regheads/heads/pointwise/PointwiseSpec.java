@@ -1,0 +1,68 @@
+package io.regheads.heads.pointwise;
+
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.io.Settings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/**
+ * The pointwise head ({@link PointwiseHead}) as a model's head: MSE on {@code y01 - 0.5}, or on y01 through a
+ * sigmoid (centre 0). Its noise level is the head's after-fit step ({@link PointwiseHead#afterFit}).
+ *
+ * <p>Settings, version 1: {@code head=pointwise}, {@code head.version=1}, {@code head.sigmoid=true|false}.
+ *
+ * @param sigmoid squash the output into (0, 1)
+ */
+public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
+    /** The registry name. */
+    public static final String NAME = "pointwise";
+    /** The settings version this class writes and the newest it reads. */
+    public static final int VERSION = 1;
+
+    /**
+     * Reads the settings {@link #toProperties()} writes.
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed or unknown
+     */
+    public static PointwiseSpec of(Properties p) {
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
+        s.requireOnly("version", "sigmoid");
+        return new PointwiseSpec(s.bool("sigmoid"));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int version() {
+        return VERSION;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("sigmoid", Boolean.toString(sigmoid));
+        return m;
+    }
+
+    @Override
+    public PointwiseHead build(int inputWidth, long seed, DataType type) {
+        return new PointwiseHead(new PointwiseHead.Config(inputWidth, sigmoid, seed), type);
+    }
+
+    /** @return 0 with the sigmoid (y01 in (0, 1)), else 0.5 */
+    @Override
+    public double centre() {
+        return sigmoid ? 0 : 0.5;
+    }
+
+    /** @return {@code "mse"} */
+    @Override
+    public String defaultLoss() {
+        return "mse";
+    }
+}

@@ -1,0 +1,82 @@
+package io.regheads.heads.xval;
+
+import io.regheads.core.head.HeadSpec;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.io.Settings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/**
+ * The xVal number head ({@link XValHead}) as a model's head: an MLP with {@code hidden} GELU units and a scalar
+ * output on {@code y01 - 0.5}, trained with MSE; or, with {@code learnedVariance}, a Gaussian with a learned sigma
+ * trained with its NLL ({@code ce}). The point head's noise level is its after-fit step ({@link XValHead#afterFit}),
+ * as for the pointwise head. The xVal paper sets the hidden width to the embedding width: {@code new XValSpec(256,
+ * false)} under the default 256-wide encoder.
+ *
+ * <p>Settings, version 1: {@code head=xval}, {@code head.version=1}, {@code head.hidden=<int>}, {@code
+ * head.learnedVariance=true|false}.
+ *
+ * @param hidden          H >= 1
+ * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
+ */
+public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec {
+    /** The registry name. */
+    public static final String NAME = "xval";
+    /** The settings version this class writes and the newest it reads. */
+    public static final int VERSION = 1;
+
+    /** @throws IllegalArgumentException if hidden is below 1 */
+    public XValSpec {
+        Checks.atLeast("hidden", hidden, 1);
+    }
+
+    /**
+     * Reads the settings {@link #toProperties()} writes.
+     *
+     * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
+     */
+    public static XValSpec of(Properties p) {
+        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
+        s.requireOnly("version", "hidden", "learnedVariance");
+        int hidden = s.integer("hidden");
+        boolean learned = s.bool("learnedVariance");
+        return s.validated(() -> new XValSpec(hidden, learned));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public int version() {
+        return VERSION;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("hidden", Integer.toString(hidden));
+        m.put("learnedVariance", Boolean.toString(learnedVariance));
+        return m;
+    }
+
+    @Override
+    public XValHead build(int inputWidth, long seed, DataType type) {
+        return new XValHead(new XValHead.Config(inputWidth, hidden, learnedVariance, seed), type);
+    }
+
+    /** @return 0.5: the head sees y01 - 0.5 */
+    @Override
+    public double centre() {
+        return 0.5;
+    }
+
+    /** @return {@code "mse"} for the point head, {@code "ce"} (the Gaussian NLL) with a learned variance */
+    @Override
+    public String defaultLoss() {
+        return learnedVariance ? "ce" : "mse";
+    }
+}

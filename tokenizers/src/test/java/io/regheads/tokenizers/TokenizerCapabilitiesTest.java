@@ -1,0 +1,277 @@
+package io.regheads.tokenizers;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each capability of {@link NumberTokenizer} on each tokenizer, against brute force over every sequence (or every
+ * prefix) of small configurations: what a tokenizer declares must be what its masks and intervals do.
+ */
+class TokenizerCapabilitiesTest {
+
+    /** Small instances of every tokenizer: all sequences can be listed. */
+    static Stream<NumberTokenizer> tokenizers() {
+        return Stream.of(NormalizedTokenizer.of(3, 2), NormalizedTokenizer.of(2, 3), new HammingTokenizer(3),
+                new UnnormalizedTokenizer(UnnormalizedConfig.tiny()),
+                new UnnormalizedTokenizer(UnnormalizedConfig.tiny().withSpecialTokens(true)),
+                new RepeatedTokenizer(NormalizedTokenizer.of(3, 2), 2),
+                new RepeatedTokenizer(new UnnormalizedTokenizer(UnnormalizedConfig.tiny()), 2));
+    }
+
+    /** Every valid sequence, in lexicographic token order. */
+    private static List<int[]> valid(NumberTokenizer tok) {
+        List<int[]> out = new ArrayList<>();
+        walk(tok, new int[tok.sequenceLength()], 0, out);
+        return out;
+    }
+
+    private static void walk(NumberTokenizer tok, int[] prefix, int pos, List<int[]> out) {
+        if (pos == prefix.length) {
+            out.add(prefix.clone());
+            return;
+        }
+        boolean[] a = tok.allowed(pos, prefix);
+        for (int k = 0; k < a.length; k++) {
+            if (a[k]) {
+                prefix[pos] = k;
+                walk(tok, prefix, pos + 1, out);
+            }
+        }
+    }
+
+    /** Whether allowed() is all true after every prefix in [0, V)^pos, pos < T (stops at the first false). */
+    private static boolean allAllowed(NumberTokenizer tok, int[] prefix, int pos) {
+        if (pos == prefix.length) {
+            return true;
+        }
+        boolean[] a = tok.allowed(pos, prefix);
+        for (int k = 0; k < a.length; k++) {
+            if (!a[k]) {
+                return false;
+            }
+        }
+        for (int k = 0; k < a.length; k++) {
+            prefix[pos] = k;
+            if (!allAllowed(tok, prefix, pos + 1)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The interval of a sequence, or null for one without a value (a special token). */
+    private static Interval cell(NumberTokenizer tok, int[] s) {
+        return Double.isFinite(tok.decode(s)) ? tok.interval(s) : null;
+    }
+
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void everySequenceValidIsWhatTheMasksDo(NumberTokenizer tok) {
+        boolean brute = allAllowed(tok, new int[tok.sequenceLength()], 0);
+        assertEquals(brute, tok.everySequenceValid(), tok.toString());
+        if (brute) {
+            assertEquals(Math.pow(tok.vocabularySize(), tok.sequenceLength()), valid(tok).size(), 0.0);
+        }
+    }
+
+    @Test
+    void everySequenceValidOnTheKnownTokenizers() {
+        assertTrue(NormalizedTokenizer.of(10, 4).everySequenceValid());
+        assertTrue(new HammingTokenizer(5).everySequenceValid());
+        assertFalse(UnnormalizedTokenizer.of(10, 1, 3).everySequenceValid());
+        assertTrue(new RepeatedTokenizer(new HammingTokenizer(4), 3).everySequenceValid());
+        assertFalse(new RepeatedTokenizer(UnnormalizedTokenizer.of(10, 1, 3), 3).everySequenceValid());
+    }
+
+    /**
+     * Brute force of {@link NumberTokenizer#isFixedPoint()}: every sequence valid, and in lexicographic token order
+     * the i-th sequence's interval is {@code [i V^-T, (i + 1) V^-T)} (to 1e-15), so they tile [0, 1].
+     */
+    private static boolean bruteFixedPoint(NumberTokenizer tok) {
+        if (!allAllowed(tok, new int[tok.sequenceLength()], 0)) {
+            return false;
+        }
+        List<int[]> all = valid(tok);
+        double n = all.size();
+        double previousHi = 0;
+        for (int i = 0; i < all.size(); i++) {
+            Interval c = cell(tok, all.get(i));
+            if (c == null || Math.abs(c.lo() - i / n) > 1e-15 || Math.abs(c.hi() - (i + 1) / n) > 1e-15
+                    || c.lo() != previousHi) {
+                return false;
+            }
+            previousHi = c.hi();
+        }
+        return previousHi == 1.0;
+    }
+
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void fixedPointIsWhatTheIntervalsDo(NumberTokenizer tok) {
+        assertEquals(bruteFixedPoint(tok), tok.isFixedPoint(), tok.toString());
+        if (tok.isFixedPoint()) {
+            assertTrue(tok.everySequenceValid(), "fixed point implies every sequence valid");
+        }
+    }
+
+    @Test
+    void fixedPointOnTheKnownTokenizers() {
+        assertTrue(NormalizedTokenizer.of(10, 3).isFixedPoint());
+        assertFalse(new HammingTokenizer(3).isFixedPoint()); // 0 1 1 (bin 4) comes before 1 0 0 (bin 3)
+        assertFalse(UnnormalizedTokenizer.of(10, 1, 3).isFixedPoint());
+        assertFalse(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2).isFixedPoint());
+    }
+
+    /**
+     * The brute-force prefix range: whether the number completions of a prefix (the detached sequence left out),
+     * sorted, tile one range without gap or overlap, and that range (null if there are no completions).
+     */
+    private record Tiling(boolean tiles, Interval range) {}
+
+    private static Tiling completions(NumberTokenizer tok, List<int[]> all, int[] prefix, int length) {
+        int[] detached = tok.hasPrefixRanges() ? tok.detachedSequence() : null;
+        List<Interval> cells = new ArrayList<>();
+        for (int[] s : all) {
+            if (Arrays.equals(s, 0, length, prefix, 0, length) && !Arrays.equals(s, detached)) {
+                Interval c = cell(tok, s);
+                if (c != null) {
+                    cells.add(c);
+                }
+            }
+        }
+        if (cells.isEmpty()) {
+            return new Tiling(true, null);
+        }
+        cells.sort(Comparator.comparingDouble(Interval::lo));
+        for (int i = 1; i < cells.size(); i++) {
+            if (cells.get(i).lo() != cells.get(i - 1).hi()) {
+                return new Tiling(false, null);
+            }
+        }
+        return new Tiling(true, new Interval(cells.get(0).lo(), cells.get(cells.size() - 1).hi()));
+    }
+
+    /** The distinct prefixes of the given length of the valid sequences. */
+    private static List<int[]> prefixes(List<int[]> all, int length) {
+        java.util.Map<String, int[]> out = new java.util.LinkedHashMap<>();
+        for (int[] s : all) {
+            int[] p = Arrays.copyOf(s, length);
+            out.putIfAbsent(Arrays.toString(p), p);
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void prefixRangesAreTheUnionOfTheCompletionCells(NumberTokenizer tok) {
+        List<int[]> all = valid(tok);
+        boolean everyPrefixTiles = true;
+        for (int len = 1; len <= tok.sequenceLength() && everyPrefixTiles; len++) {
+            for (int[] p : prefixes(all, len)) {
+                Tiling t = completions(tok, all, p, len);
+                if (!t.tiles()) {
+                    everyPrefixTiles = false;
+                    break;
+                }
+                if (tok.hasPrefixRanges()) {
+                    assertEquals(t.range(), tok.prefixRange(p, len), tok + " prefix " + Arrays.toString(p));
+                }
+            }
+        }
+        assertEquals(everyPrefixTiles, tok.hasPrefixRanges(), tok.toString());
+        if (!tok.hasPrefixRanges()) {
+            assertThrows(UnsupportedOperationException.class, () -> tok.prefixRange(new int[tok.sequenceLength()], 0));
+            assertNull(tok.detachedSequence());
+        }
+    }
+
+    @Test
+    void prefixRangeWorkedExamples() {
+        NormalizedTokenizer n = NormalizedTokenizer.of(10, 3);
+        assertEquals(new Interval(0.7, 0.71), n.prefixRange(new int[] {7, 0}, 2));
+        assertEquals(new Interval(0.0, 1.0), n.prefixRange(new int[0], 0));
+        assertEquals(new Interval(0.9, 1.0), n.prefixRange(new int[] {9, 9, 9}, 1));
+        assertEquals(n.interval(new int[] {9, 9, 9}), n.prefixRange(new int[] {9, 9, 9}, 3));
+        assertNull(n.detachedSequence());
+        assertThrows(IllegalArgumentException.class, () -> n.prefixRange(new int[] {10}, 1));
+        assertThrows(IllegalArgumentException.class, () -> n.prefixRange(new int[] {1}, 2));
+        assertThrows(IllegalArgumentException.class, () -> n.prefixRange(new int[4], 4));
+    }
+
+    @Test
+    void theDetachedSequenceIsTheZeroSpellingOutsideItsPrefixesRanges() {
+        UnnormalizedTokenizer u = new UnnormalizedTokenizer(UnnormalizedConfig.tiny()); // B=3, E=1, M=2
+        int[] z = u.detachedSequence();
+        int plus = u.plusToken();
+        assertArrayEquals(new int[] {plus, plus, 0, 0, 0}, z);
+        assertEquals(0.0, u.decode(z), 0.0);
+        for (int len = 1; len < z.length; len++) {
+            Interval range = u.prefixRange(z, len);
+            Interval own = u.interval(z);
+            assertTrue(range == null || own.hi() <= range.lo() || own.lo() >= range.hi(),
+                    "zero cell " + own + " outside the range " + range + " of its prefix of length " + len);
+        }
+        z[0] = u.minusToken(); // a fresh array each call
+        assertEquals(plus, u.detachedSequence()[0]);
+    }
+
+    @Test
+    void repetitionsCountTheCopies() {
+        assertEquals(1, NormalizedTokenizer.of(10, 3).repetitions());
+        assertEquals(1, new HammingTokenizer(4).repetitions());
+        assertEquals(1, UnnormalizedTokenizer.of(10, 1, 3).repetitions());
+        assertEquals(3, new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 3).repetitions());
+        assertEquals(6, new RepeatedTokenizer(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2), 3).repetitions());
+        assertEquals(1, new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 1).repetitions());
+    }
+
+    @Test
+    void softDecodingTakesTheBestAllowedTokenPositionByPosition() {
+        // normalized base 10, K = 2 (the interface's worked example): 1 then 2 -> bin 12 -> centre 0.125
+        double[][] p = new double[2][10];
+        p[0][0] = 0.1;
+        p[0][1] = 0.9;
+        p[1][2] = 0.6;
+        p[1][3] = 0.4;
+        assertEquals(0.125, NormalizedTokenizer.of(10, 2).decodeSoft(p), 0.0);
+        // a repetition with one copy votes over one block: the same answer
+        assertEquals(0.125, new RepeatedTokenizer(NormalizedTokenizer.of(10, 2), 1).decodeSoft(p), 0.0);
+
+        // sign-exponent-mantissa B=3, E=1, M=2 (exponents -1..1): ids 0..2 digits, 3 '+', 4 '-'
+        UnnormalizedTokenizer u = new UnnormalizedTokenizer(UnnormalizedConfig.tiny());
+        double[][] q = {
+            {0.9, 0, 0, 0.04, 0.06},  // digit 0 is not allowed first: '-' beats '+'
+            {0, 0, 0, 0.7, 0.3},      // exponent sign '+'
+            {0.2, 0.5, 0.3, 0, 0},    // exponent digit: 2 is beyond eMax = 1 (masked), 1 beats 0
+            {0.8, 0.1, 0.1, 0, 0},    // m1: 0 is masked (not the zero spelling); 1 and 2 tie -> the smaller id
+            {0.1, 0.2, 0.7, 0, 0}};   // m2: 2
+        // - + 1 1 2 = -(1.2)_3 * 3^1 = -(1 + 2/3) * 3 = -5
+        assertEquals(-5.0, u.decodeSoft(q), 0.0);
+        assertEquals(u.decode(new int[] {4, 3, 1, 1, 2}), u.decodeSoft(q), 0.0);
+
+        // the Hamming code uses the default too: bits 1 0 0 = index 3 -> bin 3 of 8 -> 0.4375
+        double[][] h = {{0.2, 0.8}, {0.6, 0.4}, {0.9, 0.1}};
+        assertEquals(0.4375, new HammingTokenizer(3).decodeSoft(h), 0.0);
+
+        assertThrows(IllegalArgumentException.class, () -> u.decodeSoft(new double[4][5]));
+        assertThrows(IllegalArgumentException.class, () -> u.decodeSoft(new double[5][4]));
+        double[][] bad = new double[5][5];
+        bad[2][1] = Double.NaN;
+        assertThrows(IllegalArgumentException.class, () -> u.decodeSoft(bad));
+    }
+}

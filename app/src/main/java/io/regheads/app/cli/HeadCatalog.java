@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
  * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE). A new head ({@link HeadSpec})
  * variant joins {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link
- * #standard()}); nothing else names heads.
+ * #standard()}); nothing else names heads. {@link #grid(String)} gives a head's selection grid for {@code uci
+ * --protocol paper} (three points of each of the decoding paper's sweeps; the preset alone for pointwise).
  *
  * <p>Example: {@code HeadCatalog.standard().select("mdn,histogram")} gives the two presets in that order.
  *
@@ -51,7 +52,26 @@ public final class HeadCatalog {
         }
     }
 
+    /**
+     * One point of a head's selection grid: a label for tables ({@code "bins=16"}, {@code "B=2,K=4"}) and the spec.
+     *
+     * @param label short, without spaces or {@code |}
+     * @param spec  makes the head specification
+     */
+    public record Variant(String label, Supplier<HeadSpec> spec) {
+        /** Validates the label (non-blank, no space or {@code |}) and the supplier. */
+        public Variant {
+            Checks.require(label != null && !label.isBlank() && !label.contains(" ") && !label.contains("|"),
+                    "variant label must be non-blank without spaces or '|', got '%s'", label);
+            Checks.notNull("spec", spec);
+        }
+    }
+
+    /** The label of the single variant of a head without a grid: its preset. */
+    public static final String PRESET = "preset";
+
     private final Map<String, Preset> presets = new LinkedHashMap<>();
+    private final Map<String, List<Variant>> grids = new LinkedHashMap<>();
 
     /**
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
@@ -74,7 +94,66 @@ public final class HeadCatalog {
                 () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
         c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
                 + "held-out RMSE", null, () -> new XValSpec(256, false)));
+        // the selection grids of `uci --protocol paper`: three points of each of the paper's sweeps (appendix D)
+        c.grid("histogram", List.of(new Variant("bins=16", () -> new HistogramSpec(16, false)),
+                new Variant("bins=64", () -> new HistogramSpec(64, false)),
+                new Variant("bins=256", () -> new HistogramSpec(256, false))));
+        c.grid("mdn", List.of(new Variant("M=1", () -> new MixtureSpec(1)),
+                new Variant("M=5", () -> new MixtureSpec(5)),
+                new Variant("M=20", () -> new MixtureSpec(20))));
+        c.grid("decoder", List.of(new Variant("B=2,K=4", () -> DecoderSpec.small(2, 4)),
+                new Variant("B=2,K=8", () -> DecoderSpec.small(2, 8)),
+                new Variant("B=8,K=4", () -> DecoderSpec.small(8, 4))));
+        c.grid("unnormalized-decoder", List.of(
+                new Variant("B=4,E=4,M=2", () -> UnnormalizedDecoderSpec.small(4, 4, 2)),
+                new Variant("B=8,E=2,M=4", () -> UnnormalizedDecoderSpec.small(8, 2, 4)),
+                new Variant("B=10,E=1,M=4", () -> UnnormalizedDecoderSpec.small(10, 1, 4))));
         return c;
+    }
+
+    /**
+     * Sets the selection grid of a registered head (replacing any earlier one).
+     *
+     * @throws IllegalArgumentException if the head is unknown, the list is empty or two labels repeat
+     */
+    public HeadCatalog grid(String name, List<Variant> variants) {
+        Checks.require(presets.containsKey(name), "grid: unknown head '%s'", name);
+        Checks.require(variants != null && !variants.isEmpty(), "grid of %s must not be empty", name);
+        Checks.require(variants.stream().map(Variant::label).distinct().count() == variants.size(),
+                "grid of %s repeats a label", name);
+        grids.put(name, List.copyOf(variants));
+        return this;
+    }
+
+    /**
+     * The selection grid of head {@code name}: the variants given to {@link #grid}, or the preset alone (label
+     * {@link #PRESET}).
+     *
+     * @throws IllegalArgumentException if the head is unknown
+     */
+    public List<Variant> grid(String name) {
+        Preset p = presets.get(name);
+        Checks.require(p != null, "unknown head '%s'; known heads are %s", name, String.join(", ", names()));
+        return grids.getOrDefault(name, List.of(new Variant(PRESET, p.spec())));
+    }
+
+    /**
+     * The variant {@code label} of head {@code name}: a grid point, or {@link #PRESET} for the preset itself.
+     *
+     * @throws IllegalArgumentException if either is unknown
+     */
+    public Variant variant(String name, String label) {
+        Preset p = presets.get(name);
+        Checks.require(p != null, "unknown head '%s'; known heads are %s", name, String.join(", ", names()));
+        if (PRESET.equals(label)) {
+            return new Variant(PRESET, p.spec());
+        }
+        for (Variant v : grid(name)) {
+            if (v.label().equals(label)) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("head " + name + " has no variant '" + label + "'");
     }
 
     /**

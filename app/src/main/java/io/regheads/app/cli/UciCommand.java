@@ -14,277 +14,323 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
- * {@code regheads uci}: the decoding-based regression paper's NLL protocol on the UCI datasets of the
- * repository's {@code datasets/} folder. For each
- * dataset, head and fold: train on the other 9 folds (x standardised, y min-max scaled on the training fold), report
- * the test NLL of y scaled to [0, 1] by the training min and max (see {@link HeadRun}); then a markdown table with
- * mean +- std over the folds per head beside the paper's four columns ({@link #PAPER}). The fits are independent
- * tasks ({@link UciFits}) run by a {@link TaskRunner}: one after another here, or as Spark tasks with {@code --spark}.
+ * {@code regheads uci}: the decoding paper's UCI density benchmark (Song and Bahri, "Decoding-based Regression",
+ * arXiv:2501.19383, Table 2 and appendix A.4) on data sets laid out as {@code <name>.csv} with
+ * {@code splits/<name>/fold.txt}.
+ *
+ * <p>The work is a list of independent fits ({@link #plan}: one {@link UciTask} per data set, fold, head and grid
+ * variant), each a pure function ({@link UciFit#run}) giving a {@link UciResult}. A {@link TaskRunner} runs them
+ * ({@link UciFits}): one after the other in this JVM, or as Spark tasks with {@code --spark}. Each result is appended
+ * to the results file as soon as the runner hands it over (sequentially: as each fit ends; with Spark: when the
+ * batch is collected), a rerun skips the tasks the file already holds, a progress line goes to stderr, and the
+ * markdown report ({@link UciReport}) is rewritten after every data set.
+ *
+ * <p>Protocols: {@code preset} trains each head's catalog preset with the given trainer (default lr 1e-4, the
+ * paper's); {@code paper} trains every point of each head's selection grid ({@link HeadCatalog#grid(String)}) with
+ * Adam lr 5e-4, at most 300 epochs, early stopping with patience 5 on 10% of the training rows, and the report
+ * selects per fold by the validation figures.
  *
  * <p>Not thread-safe (one instance per invocation).
  */
 @Command(name = "uci", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"The decoding paper's UCI NLL protocol over the 10 folds of named datasets; writes a markdown "
-                + "table (mean +- std per head) beside the paper's numbers.",
-            "Default trainer: the paper's (AdamW lr 1e-4, batch 128, at most 300 epochs, early stopping patience 5 "
-                    + "on 10%% of the training rows)."})
+        description = {"The decoding paper's UCI benchmark over the folds of named datasets: per head and fold both the "
+                + "paper-compatible figure and the fair ones (density NLL of y01, CRPS, NLL at the data's resolution); "
+                + "results are appended to a results file as each fit ends (a rerun skips finished fits) and a "
+                + "markdown report is written."})
 final class UciCommand implements Callable<Integer> {
 
-    /**
-     * The paper's test NLL per dataset, columns MDN, unnormalized decoder, normalized decoder, Riemann (from
-     * the repository's datasets/README.md, which quotes the paper).
-     */
-    static final Map<String, double[]> PAPER = new LinkedHashMap<>();
-    static final String[] PAPER_COLUMNS = {"MDN", "Unnormalized decoder", "Normalized decoder", "Riemann"};
+    /** Learning rate of {@code --protocol paper} (one of the two the paper sweeps). */
+    static final double PAPER_LEARNING_RATE = 5e-4;
 
-    static {
-        PAPER.put("airfoil", new double[] {0.12, 0.40, 0.34, 1.33});
-        PAPER.put("autompg", new double[] {0.21, 0.32, 0.41, 1.62});
-        PAPER.put("concrete", new double[] {0.15, 0.43, 0.41, 1.67});
-        PAPER.put("energy", new double[] {0.40, 0.17, 0.16, 0.38});
-        PAPER.put("housing", new double[] {0.22, 0.41, 0.38, 1.56});
-        PAPER.put("kin40k", new double[] {7.49, 0.19, 0.12, 0.39});
-        PAPER.put("protein", new double[] {1.07, 0.34, 0.41, 1.55});
-        PAPER.put("wine", new double[] {0.05, 0.24, 0.21, 1.67});
-        PAPER.put("yacht", new double[] {0.21, 0.39, 0.23, 1.29});
-        PAPER.put("pol", new double[] {1.49, 0.01, 0.01, 0.18});
-        PAPER.put("elevators", new double[] {0.30, 0.15, 0.13, 1.12});
-        PAPER.put("parkinsons", new double[] {0.59, 0.40, 0.39, 1.40});
+    /** How the heads are configured and trained. */
+    enum Protocol {
+        /** Each head's catalog preset, the trainer as given (default: lr 1e-4). */
+        PRESET,
+        /** Each head's selection grid, Adam lr 5e-4, 300 epochs, patience 5; selection by validation figures. */
+        PAPER
     }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR",
+    @Option(names = {"--datasets-dir", "--data-dir"}, paramLabel = "DIR",
             description = "Folder with <name>.csv and splits/<name>/fold.txt (default: the repository's datasets/ "
                     + "folder: -D" + DatasetsDir.PROPERTY + ", as ./regheads sets it, else the first datasets/ "
                     + "folder with splits/ from the working directory upwards).")
-    Path datasetsDir;
+    Path dataDir;
 
-    @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "yacht,autompg,energy,concrete,airfoil,wine",
-            description = "Comma-separated dataset names (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--datasets", paramLabel = "LIST", description = "Comma-separated data set names (default: every "
+            + "<name>.csv in the folder that has splits/<name>/fold.txt, smallest file first).")
     String datasets;
 
     @Option(names = "--folds", paramLabel = "LIST", defaultValue = "0-9",
             description = "Test folds, e.g. 0-9 or 0,1 (default: ${DEFAULT-VALUE}).")
     String folds;
 
+    @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "preset",
+            description = "preset (each head's catalog preset) or paper (each head's selection grid, Adam lr 5e-4, "
+                    + "300 epochs, patience 5; per fold the variant with the best validation figure). Default: "
+                    + "${DEFAULT-VALUE}.")
+    String protocol;
+
     @Mixin
     TrainingOptions training;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Markdown file for the table (default: "
-            + "runs/uci-<yyyyMMdd-HHmmss>.md).")
+    @Option(names = "--results", paramLabel = "FILE", defaultValue = "runs/uci.jsonl",
+            description = "Results file, one JSON line per finished fit; a rerun with the same file skips the fits "
+                    + "it holds (default: ${DEFAULT-VALUE}).")
+    Path resultsFile;
+
+    @Option(names = "--retry-failed", description = "Run again the fits the results file holds as failed.")
+    boolean retryFailed;
+
+    @Option(names = "--report-only", description = "Train nothing: write the report from the fits the results file "
+            + "already holds (e.g. while a run is going on elsewhere).")
+    boolean reportOnly;
+
+    @Option(names = "--out", paramLabel = "FILE", defaultValue = "runs/uci.md",
+            description = "Markdown report, rewritten after every data set (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--json", description = "Print the per-fold results as JSON on stdout instead of the table.")
+    @Option(names = "--json", description = "Print the run's per-fit results as JSON on stdout instead of the report.")
     boolean json;
 
-    @Option(names = "--quiet", description = "No per-run progress lines on stderr.")
+    @Option(names = "--quiet", description = "No progress lines on stderr (failed fits are always reported).")
     boolean quiet;
 
     @Option(names = "--spark", arity = "0..1", fallbackValue = "", paramLabel = "MASTER",
             description = {"Run the fits as Spark tasks (needs the regheads-spark module and Spark on the class path; "
                     + "see docs/spark.md): a master URL such as local[2], or no value for the master spark-submit "
-                    + "sets. Same table as without it when the ND4J thread settings are the same."})
+                    + "sets. Same figures as without it when the ND4J thread settings are the same; results reach "
+                    + "the results file when the run's fits are collected, not one by one."})
     String spark;
 
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<HeadCatalog.Preset> presets = HeadCatalog.standard().select(training.heads);
+        PrintWriter err = spec.commandLine().getErr();
+        Protocol proto = parseProtocol(protocol);
+        HeadCatalog catalog = HeadCatalog.standard();
+        List<HeadCatalog.Preset> presets = catalog.select(training.heads);
         HeadRun.checkLoss(training.loss);
-        TrainerConfig trainer = training.trainer(TrainerConfig.paper());
-        Path datasetsDir = this.datasetsDir != null ? this.datasetsDir : DatasetsDir.locate();
-        List<String> names = new ArrayList<>();
-        for (String raw : datasets.split(",")) {
-            String n = raw.strip();
-            Checks.require(!n.isEmpty(), "--datasets must list dataset names, got '%s'", datasets);
-            Checks.require(Files.isRegularFile(datasetsDir.resolve(n + ".csv")), "--datasets: %s not found in %s",
-                    n + ".csv", datasetsDir);
-            names.add(n);
-        }
-        // load everything first, so a bad name or file fails before any training
-        List<InputData> inputs = new ArrayList<>();
+        TrainerConfig trainer = training.trainer(proto == Protocol.PAPER
+                ? TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE) : TrainerConfig.paper());
+        Path dataDir = this.dataDir != null ? this.dataDir : DatasetsDir.locate();
+        List<String> names = datasetNames(dataDir, datasets);
+        // load everything first, so a bad name, file or fold list fails before any training
+        Map<String, InputData> inputs = new LinkedHashMap<>();
+        Map<String, int[]> foldLists = new LinkedHashMap<>();
         for (String n : names) {
-            Folds f = Folds.forDataset(datasetsDir, n);
-            inputs.add(new InputData(n, CsvLoader.load(datasetsDir.resolve(n + ".csv")), f, "splits/" + n + "/fold.txt"));
+            Folds f = Folds.forDataset(dataDir, n);
+            InputData in = new InputData(n, CsvLoader.load(dataDir.resolve(n + ".csv")), f, "splits/" + n + "/fold.txt");
+            inputs.put(n, in);
+            foldLists.put(n, InputData.parseFolds(folds, f.count()));
         }
-        long started = System.nanoTime();
-        int failed = 0;
-        List<UciFits.Fit> fits = new ArrayList<>(); // dataset x head x fold, in table order
-        List<int[]> foldLists = new ArrayList<>();
-        for (int d = 0; d < inputs.size(); d++) {
-            int[] foldList = InputData.parseFolds(folds, inputs.get(d).folds().count());
-            foldLists.add(foldList);
-            for (HeadCatalog.Preset p : presets) {
-                for (int k : foldList) {
-                    fits.add(new UciFits.Fit(d, p.name(), k));
-                }
-            }
+        Map<String, List<String>> grids = new LinkedHashMap<>();
+        for (HeadCatalog.Preset p : presets) {
+            grids.put(p.name(), proto == Protocol.PAPER
+                    ? catalog.grid(p.name()).stream().map(HeadCatalog.Variant::label).toList()
+                    : List.of(HeadCatalog.PRESET));
         }
-        List<UciFits.Result> results;
-        try (TaskRunner runner = spark == null ? TaskRunner.sequential() : TaskRunner.open("spark", spark)) {
-            results = runner.run(fits, new UciFits.Function(inputs, trainer, training.loss), r -> {
-                if (r.failed()) { // always reported, listed in the JSON, left out of the means
-                    System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: FAILED (%s): %s%n", r.dataset(), r.head(),
-                            r.fold(), r.stopReason(), r.message());
-                } else if (!quiet) {
-                    System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: NLL(y01) %8.4f  RMSE %8.4f  %3d epochs  %5.1f s%n",
-                            r.dataset(), r.head(), r.fold(), r.nll01(), r.rmse(), r.epochs(), r.trainSeconds());
-                }
-            });
-        }
-        Map<String, Map<String, double[]>> nll = new LinkedHashMap<>();
-        Map<String, Map<String, double[]>> seconds = new LinkedHashMap<>();
-        List<Object> perFold = new ArrayList<>();
-        int next = 0;
-        for (int d = 0; d < inputs.size(); d++) {
-            int[] foldList = foldLists.get(d);
-            Map<String, double[]> byHead = new LinkedHashMap<>();
-            Map<String, double[]> timeByHead = new LinkedHashMap<>();
-            for (HeadCatalog.Preset p : presets) {
-                double[] v = new double[foldList.length];
-                double[] s = new double[foldList.length];
-                for (int i = 0; i < foldList.length; i++) {
-                    UciFits.Result r = results.get(next++);
-                    if (r.failed()) {
-                        failed++;
-                        v[i] = Double.NaN;
-                        s[i] = r.trainSeconds();
-                        Map<String, Object> e = new LinkedHashMap<>();
-                        e.put("dataset", r.dataset());
-                        e.put("head", r.head());
-                        e.put("loss", r.loss());
-                        e.put("fold", r.fold());
-                        e.put("failed", true);
-                        e.put("stopReason", r.stopReason());
-                        e.put("message", r.message());
-                        perFold.add(e);
-                        continue;
-                    }
-                    v[i] = r.nll01();
-                    s[i] = r.trainSeconds();
-                    Map<String, Object> e = new LinkedHashMap<>();
-                    e.put("dataset", r.dataset());
-                    e.put("head", r.head());
-                    e.put("loss", r.loss());
-                    e.put("fold", r.fold());
-                    e.put("nllY01", r.nll01());
-                    e.put("clippedRows", r.clipped());
-                    e.put("rmse", r.rmse());
-                    e.put("crps", r.crps());
-                    e.put("coverage90", r.coverage90());
-                    e.put("epochs", r.epochs());
-                    e.put("trainSeconds", r.trainSeconds());
-                    perFold.add(e);
-                }
-                byHead.put(p.name(), v);
-                timeByHead.put(p.name(), s);
-            }
-            nll.put(inputs.get(d).label(), byHead);
-            seconds.put(inputs.get(d).label(), timeByHead);
-        }
-        double minutes = (System.nanoTime() - started) * 1e-9 / 60;
+        List<UciTask> tasks = plan(names, foldLists, presets, grids, training.loss, trainer);
+        UciResults store = UciResults.open(resultsFile);
         String command = "./regheads " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        String md = markdown(presets, trainer, nll, seconds, command, minutes);
-        Path file = out != null ? out
-                : Path.of("runs", "uci-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
-        try {
-            if (file.toAbsolutePath().getParent() != null) {
-                Files.createDirectories(file.toAbsolutePath().getParent());
+        String header = header(command, proto, trainer, presets, grids, resultsFile);
+
+        List<UciTask> todo = new ArrayList<>();
+        for (UciTask t : tasks) {
+            UciResult done = store.get(t.key());
+            if (!reportOnly && (done == null || (retryFailed && !done.ok()))) {
+                todo.add(t);
             }
-            Files.writeString(file, md);
-        } catch (IOException e) {
-            throw new UncheckedIOException("--out: cannot write " + file + ": " + e.getMessage(), e);
         }
+        if (!quiet) {
+            err.printf(Locale.ROOT, "regheads uci: %d fits, %d already in %s, %d to run%n", tasks.size(),
+                    tasks.size() - todo.size(), resultsFile, todo.size());
+            err.flush();
+        }
+        if (!todo.isEmpty()) {
+            List<InputData> needed = todo.stream().map(UciTask::dataset).distinct().map(inputs::get).toList();
+            List<UciFits.Fit> fits = todo.stream().map(UciFits.Fit::of).toList();
+            long started = System.nanoTime();
+            int[] done = {0};
+            try (TaskRunner runner = spark == null ? TaskRunner.sequential() : TaskRunner.open("spark", spark)) {
+                if (!quiet) {
+                    err.println("regheads uci: runner " + runner.describe());
+                    err.flush();
+                }
+                runner.run(fits, new UciFits.Function(needed), r -> {
+                    store.append(r); // at once: an interrupted run keeps every fit handed over so far
+                    int i = done[0]++;
+                    if (!quiet || !r.ok()) {
+                        err.println(progress(i + 1, todo.size(), r, (System.nanoTime() - started) * 1e-9));
+                        err.flush();
+                    }
+                    boolean lastOfDataset = i + 1 == todo.size() || !todo.get(i + 1).dataset().equals(r.dataset());
+                    if (lastOfDataset) {
+                        write(out, header + UciReport.markdown(names, presets, grids, foldLists,
+                                runResults(store, tasks)));
+                    }
+                });
+            }
+        }
+        List<UciResult> mine = runResults(store, tasks);
+        String md = header + UciReport.markdown(names, presets, grids, foldLists, mine);
+        write(out, md);
+        long failed = mine.stream().filter(r -> !r.ok()).count();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("command", command);
+            m.put("protocol", proto.name().toLowerCase(Locale.ROOT));
             m.put("trainer", trainer.toString());
-            m.put("results", perFold);
-            m.put("markdown", file.toString());
+            m.put("results", mine.stream().map(UciResult::toMap).toList());
+            m.put("markdown", out.toString());
             o.println(Json.write(m));
         } else {
             o.print(md);
-            o.println();
-            o.println("table written to " + file);
+            o.println("report written to " + out + ", results in " + resultsFile);
             if (failed > 0) {
-                o.printf(Locale.ROOT, "%d runs FAILED to train (exit code %d): see stderr; the table averages the folds "
-                        + "that trained%n", failed, Regheads.EXIT_HEAD_FAILED);
+                o.printf(Locale.ROOT, "%d fits FAILED (exit code %d): see the report's failure list; the tables "
+                        + "leave them out%n", failed, Regheads.EXIT_HEAD_FAILED);
             }
         }
         o.flush();
         return failed == 0 ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
     }
 
-    /** Mean +- std over the folds that trained (NaN marks a failed fold): "failed" if none did. */
-    static String cell(double[] nll) {
-        double[] ok = java.util.Arrays.stream(nll).filter(v -> !Double.isNaN(v)).toArray();
-        if (ok.length == 0) {
-            return "failed";
-        }
-        return Stats.meanStd(ok) + (ok.length < nll.length ? String.format(Locale.ROOT, " (%d of %d folds; %d failed)",
-                ok.length, nll.length, nll.length - ok.length) : "");
-    }
-
-    /** The markdown report: protocol, command, table of mean +- std per head beside the paper's columns. */
-    static String markdown(List<HeadCatalog.Preset> presets, TrainerConfig trainer, Map<String, Map<String, double[]>> nll,
-            Map<String, Map<String, double[]>> seconds, String command, double minutes) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Run %s UTC, %.1f minutes, java %s, %d processors visible:%n%n",
-                LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")), minutes,
-                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
-        sb.append("```\n").append(command).append("\n```\n\n");
-        sb.append("Trainer: ").append(TrainingOptions.describe(trainer)).append(".\n");
-        sb.append("Test NLL of y scaled to [0,1] by the training fold's min and max (test y01 clipped into "
-                + "[0, 1-1e-7]), mean +- sample std over the folds; lower is better. Paper columns: the decoding "
-                + "paper's test NLL as quoted in datasets/README.md (its y scaling is not stated).\n\n");
-        sb.append("| dataset | folds |");
-        for (HeadCatalog.Preset p : presets) {
-            sb.append(' ').append(p.name()).append(p.paperColumn() == null ? "" : " (paper: " + p.paperColumn() + ")").append(" |");
-        }
-        for (String c : PAPER_COLUMNS) {
-            sb.append(" paper ").append(c).append(" |");
-        }
-        sb.append('\n').append("|---|---|");
-        sb.append("---|".repeat(presets.size() + PAPER_COLUMNS.length)).append('\n');
-        for (Map.Entry<String, Map<String, double[]>> e : nll.entrySet()) {
-            int n = e.getValue().values().iterator().next().length;
-            sb.append("| ").append(e.getKey()).append(" | ").append(n).append(" |");
-            for (HeadCatalog.Preset p : presets) {
-                sb.append(' ').append(cell(e.getValue().get(p.name()))).append(" |");
-            }
-            double[] paper = PAPER.get(e.getKey());
-            for (int c = 0; c < PAPER_COLUMNS.length; c++) {
-                sb.append(paper == null ? " - |" : String.format(Locale.ROOT, " %.2f |", paper[c]));
-            }
-            sb.append('\n');
-        }
-        sb.append("\nMean training time per fit (s):");
-        for (HeadCatalog.Preset p : presets) {
-            double total = 0;
-            int count = 0;
-            for (Map<String, double[]> byHead : seconds.values()) {
-                for (double s : byHead.get(p.name())) {
-                    total += s;
-                    count++;
+    /**
+     * The run's fits, data set by data set, then fold, head and grid variant: independent tasks in the order the
+     * command runs them.
+     *
+     * @param folds per data set, the test folds
+     * @param grids per head name, the variant labels to train
+     * @param loss  loss expression or null for each head's default
+     */
+    static List<UciTask> plan(List<String> datasets, Map<String, int[]> folds, List<HeadCatalog.Preset> heads,
+            Map<String, List<String>> grids, String loss, TrainerConfig trainer) {
+        List<UciTask> tasks = new ArrayList<>();
+        for (String ds : datasets) {
+            for (int fold : folds.get(ds)) {
+                for (HeadCatalog.Preset p : heads) {
+                    for (String v : grids.get(p.name())) {
+                        tasks.add(new UciTask(ds, fold, p.name(), v, loss, trainer));
+                    }
                 }
             }
-            sb.append(String.format(Locale.ROOT, " %s %.1f;", p.name(), total / count));
+        }
+        return tasks;
+    }
+
+    /** The stored results of {@code tasks}, in task order. */
+    private static List<UciResult> runResults(UciResults store, List<UciTask> tasks) {
+        List<UciResult> l = new ArrayList<>();
+        for (UciTask t : tasks) {
+            UciResult r = store.get(t.key());
+            if (r != null) {
+                l.add(r);
+            }
+        }
+        return l;
+    }
+
+    static Protocol parseProtocol(String s) {
+        for (Protocol p : Protocol.values()) {
+            if (p.name().equalsIgnoreCase(s == null ? "" : s.strip())) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("--protocol must be preset or paper, got '" + s + "'");
+    }
+
+    /**
+     * The data sets to run: the named ones (each must have its CSV), or every {@code <name>.csv} of the folder with
+     * a fold file, smallest file first.
+     *
+     * @throws IllegalArgumentException if the folder or a named file is missing, or the folder has no data set
+     */
+    static List<String> datasetNames(Path dir, String list) {
+        Checks.require(Files.isDirectory(dir), "--data-dir: folder %s not found", dir);
+        List<String> names = new ArrayList<>();
+        if (list != null && !list.isBlank()) {
+            for (String raw : list.split(",")) {
+                String n = raw.strip();
+                Checks.require(!n.isEmpty(), "--datasets must list dataset names, got '%s'", list);
+                Checks.require(Files.isRegularFile(dir.resolve(n + ".csv")), "--datasets: %s not found in %s",
+                        n + ".csv", dir);
+                Checks.require(!names.contains(n), "--datasets: %s is listed twice", n);
+                names.add(n);
+            }
+            return names;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(f -> f.getFileName().toString().endsWith(".csv"))
+                    .filter(f -> Files.isRegularFile(dir.resolve("splits")
+                            .resolve(f.getFileName().toString().replaceFirst("\\.csv$", "")).resolve("fold.txt")))
+                    .sorted(Comparator.comparingLong((Path f) -> f.toFile().length()).thenComparing(Path::toString))
+                    .forEach(f -> names.add(f.getFileName().toString().replaceFirst("\\.csv$", "")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("--data-dir: cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        Checks.require(!names.isEmpty(), "--data-dir: %s holds no <name>.csv with splits/<name>/fold.txt", dir);
+        return names;
+    }
+
+    private static String progress(int done, int total, UciResult r, double elapsed) {
+        double eta = elapsed / done * (total - done);
+        String figures = r.ok()
+                ? "paper " + UciReport.num(r.paper(), 4) + ", NLL01 " + UciReport.num(r.fair(), 4) + ", CRPS01 "
+                        + UciReport.num(r.crps(), 4)
+                : "FAILED: " + r.message();
+        return String.format(Locale.ROOT, "[%d/%d] %s fold %d %s %s: %s (%.1f s + %.1f s, %d epochs); %s elapsed, "
+                + "~%s left", done, total, r.dataset(), r.fold(), r.head(), r.variant(), figures, r.trainSeconds(),
+                r.evalSeconds(), r.epochs(), clock(elapsed), clock(eta));
+    }
+
+    private static String clock(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
+                : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+
+    private static String header(String command, Protocol proto, TrainerConfig trainer, List<HeadCatalog.Preset> heads,
+            Map<String, List<String>> grids, Path results) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "Report of %s UTC, java %s, %d processors visible, load average %.1f:%n%n",
+                LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), UciFit.load()));
+        sb.append("```\n").append(command).append("\n```\n\n");
+        sb.append("Protocol ").append(proto.name().toLowerCase(Locale.ROOT)).append("; trainer: ")
+                .append(TrainingOptions.describe(trainer)).append("; each head's default loss unless --loss; results "
+                        + "file ").append(results).append(".\n\nHeads and variants:");
+        for (HeadCatalog.Preset p : heads) {
+            sb.append(' ').append(p.name()).append(" (").append(String.join(", ", grids.get(p.name()))).append(");");
         }
         sb.setLength(sb.length() - 1);
-        sb.append(".\n");
+        sb.append(".\n\n");
         return sb.toString();
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            if (file.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(file.toAbsolutePath().getParent());
+            }
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("--out: cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 }

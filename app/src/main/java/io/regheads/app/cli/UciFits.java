@@ -3,65 +3,61 @@ package io.regheads.app.cli;
 import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.train.ProgressListener;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.train.TrainerConfig;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The fits of {@code regheads uci} as independent tasks for a {@link TaskRunner}: one {@link Fit} per dataset, head
- * and fold, the serializable {@link Function} that trains and measures one of them with {@link HeadRun#run}, and
- * its {@link Result}. The function carries the data sets and settings (so a runner can ship it to other JVMs once);
- * heads are looked up by name in {@link HeadCatalog#standard()} where the fit runs.
+ * The fits of {@code regheads uci} as tasks for a {@link TaskRunner}: {@link Fit} is a {@link UciTask} in
+ * serializable form, {@link Function} the serializable function that runs it ({@link UciFit#run}) and gives its
+ * {@link UciResult}. The function carries the data sets (as plain arrays), so a runner can ship it to other JVMs
+ * once; heads are looked up by name in {@link HeadCatalog#standard()} where the fit runs. A failed fit comes back
+ * as a {@link UciResult#FAILED} result (see {@link UciFit#run}), never as an exception, so one bad fit does not stop
+ * the others on any runner.
  */
 final class UciFits {
     private UciFits() {}
 
-    /** One fit: dataset (index into the function's inputs), head preset name, test fold. */
-    record Fit(int dataset, String head, int fold) implements Serializable {
-        private static final long serialVersionUID = 1L;
-    }
+    /** A {@link UciTask} as plain values (the library's {@link TrainerConfig} is not serializable). */
+    record Fit(String dataset, int fold, String head, String variant, String loss, Settings trainer)
+            implements Serializable {
+        private static final long serialVersionUID = 2L;
 
-    /**
-     * What {@code uci} reports of one fit (see {@link HeadRun.Result} for the meaning of each figure). A fit whose
-     * training failed ({@link HeadRun.FailedRun}) has {@code failed} set, its stop reason and the trainer's message,
-     * and NaN figures.
-     */
-    record Result(String dataset, String head, String loss, int fold, double nll01, int clipped, double rmse,
-            double crps, double coverage90, int epochs, double trainSeconds, boolean failed, String stopReason,
-            String message) implements Serializable {
-        private static final long serialVersionUID = 1L;
-    }
-
-    /** Trains and measures one {@link Fit}; holds every data set and the settings. */
-    static final class Function implements TaskRunner.Task<Fit, Result> {
-        private static final long serialVersionUID = 1L;
-
-        private final Input[] inputs;
-        private final Settings trainer;
-        private final String loss;
-
-        Function(List<InputData> inputs, TrainerConfig trainer, String loss) {
-            this.inputs = inputs.stream().map(Input::of).toArray(Input[]::new);
-            this.trainer = Settings.of(trainer);
-            this.loss = loss;
+        static Fit of(UciTask t) {
+            return new Fit(t.dataset(), t.fold(), t.head(), t.variant(), t.loss(), Settings.of(t.trainer()));
         }
 
-        @Override
-        public Result apply(Fit fit) {
-            HeadCatalog.Preset preset = HeadCatalog.standard().select(fit.head()).get(0);
-            InputData in = inputs[fit.dataset()].toInputData();
-            HeadRun.Result r;
-            try {
-                r = HeadRun.run(preset, loss, trainer.toConfig(), in, fit.fold(), ProgressListener.none());
-            } catch (HeadRun.FailedRun f) { // recorded as this fit's failure; the run goes on
-                return new Result(in.label(), preset.name(), f.loss, f.fold, Double.NaN, 0, Double.NaN, Double.NaN,
-                        Double.NaN, f.result.epochsRun(), f.result.wallTime().toNanos() * 1e-9, true, f.stopReason(),
-                        f.reason());
+        UciTask task() {
+            return new UciTask(dataset, fold, head, variant, loss, trainer.toConfig());
+        }
+    }
+
+    /** Runs one {@link Fit}; holds the data sets the fits name. */
+    static final class Function implements TaskRunner.Task<Fit, UciResult> {
+        private static final long serialVersionUID = 2L;
+
+        private final Map<String, Input> inputs = new LinkedHashMap<>();
+
+        /** @param inputs the data sets, each under its label */
+        Function(List<InputData> inputs) {
+            Checks.notNull("inputs", inputs);
+            for (InputData d : inputs) {
+                this.inputs.put(d.label(), Input.of(d));
             }
-            return new Result(in.label(), preset.name(), r.loss(), r.fold(), r.nll01(), r.clipped(), r.rmse(), r.crps(),
-                    r.coverage90(), r.epochs(), r.trainSeconds(), false, null, null);
+        }
+
+        /**
+         * @throws IllegalArgumentException if the fit names a data set this function does not hold
+         */
+        @Override
+        public UciResult apply(Fit fit) {
+            Input in = inputs.get(fit.dataset());
+            Checks.require(in != null, "fit is for data set %s, the task holds %s", fit.dataset(), inputs.keySet());
+            return UciFit.run(fit.task(), in.toInputData(), HeadCatalog.standard());
         }
     }
 
@@ -83,7 +79,7 @@ final class UciFits {
     }
 
     /** A {@link TrainerConfig} as plain values. */
-    private record Settings(long seed, int batchSize, int maxEpochs, double learningRate, double weightDecay,
+    record Settings(long seed, int batchSize, int maxEpochs, double learningRate, double weightDecay,
             double clipNorm, double validationFraction, int patience) implements Serializable {
         private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,8 @@ class DatasetsDirTest {
     @Test
     void theRepositoryHasItsDatasets() {
         Path dir = DatasetsDir.locate(null, Path.of("").toAbsolutePath());
-        for (String name : UciCommand.PAPER.keySet()) {
+        for (String name : List.of("airfoil", "autompg", "concrete", "energy", "housing", "kin40k", "protein", "wine",
+                "yacht", "pol", "elevators", "parkinsons")) {
             assertTrue(Files.isRegularFile(dir.resolve(name + ".csv")), name + ".csv in " + dir);
             assertTrue(Files.isRegularFile(dir.resolve("splits").resolve(name).resolve("fold.txt")), name + " split");
         }

@@ -6,8 +6,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.RepeatedTokenizer;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -213,8 +211,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     private final Options options;
     private final boolean tabulate;
     private final PrefixRangeWalk walk; // tree walks for tokenizers with prefix ranges (not fixed point), else null
-    private final RepeatedTokenizer repeated; // the distribution of the vote, else null
-    private final UnnormalizedTokenizer unnormalized; // else null
+    private final boolean voted; // a repetition code: every summary is that of the vote
     private volatile VoteTable votes;
     private volatile double[][] specials; // [3][B]: P(NaN), P(+Inf), P(-Inf)
     private volatile Leaves leaves;
@@ -236,8 +233,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
         this.walk = !ordered && tok.hasPrefixRanges() ? new PrefixRangeWalk(this, tok) : null;
-        this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
-        this.unnormalized = tok instanceof UnnormalizedTokenizer ut ? ut : null;
+        this.voted = tok.repetitions() > 1;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -251,8 +247,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         this.options = o.options;
         this.tabulate = true;
         this.walk = null;
-        this.repeated = o.repeated;
-        this.unnormalized = o.unnormalized;
+        this.voted = o.voted;
     }
 
     /**
@@ -261,26 +256,26 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * independent route to the tree algorithms' results.
      */
     public DecoderDistribution tabulated() {
-        return tabulate || repeated != null ? this : new DecoderDistribution(this);
+        return tabulate || voted ? this : new DecoderDistribution(this);
     }
 
     // ------------------------------------------------------------------ special values (NaN, +-Inf tokens)
 
     /**
-     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). With an unnormalized tokenizer with special
-     * tokens: the probability of each special sequence (its first token; the rest is forced), one teacher-forced
-     * pass each; for a repeated tokenizer: the share of the votes that decode to each; otherwise 0.
+     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). For a repetition code: the share of the votes
+     * that decode to each; with special tokens ({@link NumberTokenizer#hasSpecialTokens()}): the probability of each
+     * special spelling ({@code encode(NaN)}, ...), one teacher-forced pass each; otherwise 0.
      */
     private double[][] specials() {
         double[][] sp = specials;
         if (sp == null) {
             sp = new double[3][b];
-            if (repeated != null) {
+            if (voted) {
                 VoteTable vt = votes();
                 for (int k = 0; k < 3; k++) {
                     sp[k] = vt.special(k);
                 }
-            } else if (unnormalized != null && unnormalized.config().specialTokens()) {
+            } else if (tok.hasSpecialTokens()) {
                 double[] which = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
                 for (int k = 0; k < 3; k++) {
                     int[][] seq = new int[b][];
@@ -329,26 +324,27 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         return specials()[2].clone();
     }
 
-    /** The table of voted values (built once), for a {@link RepeatedTokenizer}. */
+    /** The table of voted values (built once), for a repetition code ({@link NumberTokenizer#repetitions()} > 1). */
     private VoteTable votes() {
         VoteTable vt = votes;
         if (vt == null) {
-            vt = VoteTable.build(start(), repeated, b, options.maxLeaves());
+            vt = VoteTable.build(start(), tok, b, options.maxLeaves());
             votes = vt;
         }
         return vt;
     }
 
     /**
-     * For a {@link RepeatedTokenizer}: per row, the probability mass of the full sequences that the enumeration of
+     * For a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}): per row, the probability mass of the full sequences that the enumeration of
      * the votes left out ({@link Options#maxLeaves()} prefixes kept per row and position). 0 means the distribution
      * of the vote is exact; otherwise the reported distribution is the enumerated part renormalised, within this
      * total-variation distance of the true law of the vote ({@code sup_y |F(y) - Fhat(y)| <= bound}).
      *
-     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] voteApproximationBound() {
-        Checks.require(repeated != null, "voteApproximationBound needs a RepeatedTokenizer, got %s", tok);
+        Checks.require(voted, "voteApproximationBound needs a tokenizer that repeats its spelling (repetitions() > 1),"
+                + " got %s", tok);
         return votes().dropped();
     }
 
@@ -424,7 +420,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
-        if (repeated != null) {
+        if (voted) {
             return votes().logDensity(y);
         }
         if (tabulate) {
@@ -445,7 +441,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
-        if (repeated != null) {
+        if (voted) {
             return votes().cdf(y);
         }
         if (walk != null) {
@@ -486,7 +482,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         if (p == 1) {
             return supportUpperBound();
         }
-        if (repeated != null) {
+        if (voted) {
             return votes().quantile(p);
         }
         if (walk != null) {
@@ -539,7 +535,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
 
     @Override
     public double[] mean() {
-        if (repeated != null) {
+        if (voted) {
             return votes().mean();
         }
         return exactMean(options.meanTolerance()).mean();
@@ -547,7 +543,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
 
     @Override
     public double[] variance() {
-        if (repeated != null) {
+        if (voted) {
             return votes().variance();
         }
         MeanEstimate m = exactMean(options.meanTolerance());
@@ -571,7 +567,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
-        if (repeated != null) { // the table of votes: exact, or not certified where the enumeration dropped mass
+        if (voted) { // the table of votes: exact, or not certified where the enumeration dropped mass
             VoteTable vt = votes();
             double[] m = vt.mean();
             double[] var = vt.variance();
@@ -584,8 +580,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
             }
             return new MeanEstimate(m, bound, second);
         }
-        if (unnormalized != null && !tabulate) {
-            return unnormalizedMean(tolerance);
+        if (walk != null && !tabulate) {
+            return prefixRangeMean(tolerance);
         }
         if (!ordered || tabulate) {
             return leaves().moments();
@@ -601,17 +597,18 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * The unnormalized exact mean: the same certified expansion with prefix value ranges ({@code
-     * MeanExpander.unnormalized}: {@code prefixRange}, widened by the zero cell on the zero path), at most {@link
-     * Options#maxLeaves()} expanded prefixes per row and level; the sums are divided by P(finite).
+     * The exact mean for a tokenizer with prefix ranges that is not fixed point (e.g. sign-exponent-mantissa tokens):
+     * the same certified expansion with prefix value ranges ({@code MeanExpander.prefixRanges}: {@code prefixRange},
+     * widened by the detached sequence's cell on its path), at most {@link Options#maxLeaves()} expanded prefixes per
+     * row and level; the sums are divided by P(finite).
      */
-    private MeanEstimate unnormalizedMean(double tolerance) {
+    private MeanEstimate prefixRangeMean(double tolerance) {
         double[] finite = finiteMass();
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
         DecoderState start = start();
-        MeanExpander.Ranges ranges = MeanExpander.unnormalized(unnormalized);
+        MeanExpander.Ranges ranges = MeanExpander.prefixRanges(tok);
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
             int c1 = Math.min(b, c0 + MEAN_CHUNK);
             double least = 1;
@@ -634,7 +631,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     /** Draws exact samples: a leaf by ancestral sampling, then a uniform point inside its interval. */
     @Override
     public double[][] sample(UniformRandomProvider rng, int n) {
-        if (repeated != null) {
+        if (voted) {
             Checks.notNull("rng", rng);
             Checks.atLeast("n", n, 1);
             return votes().sample(rng, n);
@@ -811,7 +808,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * upper bound on the density any completion can reach, {@code log P(prefix) - log minWidth(prefix)} (minWidth:
      * the smallest cell width among the prefix's completions), and the final sequences by their density {@code log
      * P(sequence) - log width}. For tokenizers whose cells all have one width (normalized digits, Hamming) this is the
-     * ranking by probability; for an {@link UnnormalizedTokenizer}, whose cells range over many orders of magnitude,
+     * ranking by probability; for sign-exponent-mantissa tokens, whose cells range over many orders of magnitude,
      * ranking by probability alone would prefer a likely wide cell over a denser narrow one. Sequences that decode to
      * a special value (NaN, +-Inf) have no density and are never chosen. A width that covers every prefix is an exact
      * search (tested against brute force).
@@ -880,42 +877,21 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k}: 0 (equal
-     * widths) except for an {@link UnnormalizedTokenizer}, where it is the width of a first-mantissa cell at the
-     * smallest exponent the prefix's range reaches ({@code B^(e - M + 1) (1 + 1/B) / 2}, the narrowest cell of a
-     * decade), or the zero cell's width on the zero path if that is smaller; 0 for a prefix without a value (a
-     * special token).
+     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k} ({@link
+     * NumberTokenizer#narrowestCell}): {@code +Infinity} for a prefix without a number completion (a special token,
+     * ranked last), and 0 where the tokenizer knows no positive bound (its prefixes then rank by probability).
      */
     private double logMinWidth(int[] prefix, int pos, int k) {
-        if (unnormalized == null) {
-            return 0;
-        }
         int[] c = prefix.clone();
         c[pos] = k;
-        if (pos == t - 1) {
-            return Double.isFinite(tok.decode(c)) ? Math.log(tok.interval(c).width()) : 0;
-        }
-        io.regheads.tokenizers.internal.SignificantDigits sig = unnormalized.digits();
-        int base = unnormalized.config().base();
-        int m = unnormalized.config().mantissaDigits();
-        double best = Double.POSITIVE_INFINITY;
-        if (unnormalized.isZeroPrefix(c, pos + 1)) {
-            best = tok.interval(unnormalized.zeroSequence()).width();
-        }
-        Interval r = unnormalized.prefixRange(c, pos + 1);
-        if (r != null) {
-            double smallest = r.lo() <= 0 && r.hi() > 0 ? 0 : Math.min(Math.abs(r.lo()), Math.abs(r.hi()));
-            int e = smallest <= 0 ? sig.minExponent()
-                    : Math.max(sig.minExponent(), (int) Math.floor(Math.log(smallest) / Math.log(base)) - 1);
-            best = Math.min(best, Math.pow(base, e - m + 1) * (1 + 1.0 / base) / 2);
-        }
-        return best < Double.POSITIVE_INFINITY ? Math.log(best) : 0;
+        double w = tok.narrowestCell(c, pos + 1);
+        return w > 0 ? Math.log(w) : 0;
     }
 
     /** The decoded value of the highest-density sequence found by a beam search of {@link Options#beamWidth()}. */
     @Override
     public double[] mode() {
-        if (repeated != null) {
+        if (voted) {
             return votes().mode();
         }
         Beam beam = beamSearch(options.beamWidth());
@@ -988,7 +964,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] supportLowerBound() {
         double[] out = new double[b];
-        if (repeated != null) {
+        if (voted) {
             return votes().lowest();
         }
         if (walk != null) {
@@ -1004,7 +980,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] supportUpperBound() {
         double[] out = new double[b];
-        if (repeated != null) {
+        if (voted) {
             return votes().highest();
         }
         if (walk != null) {

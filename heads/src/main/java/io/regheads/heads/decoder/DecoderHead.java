@@ -15,7 +15,6 @@ import io.regheads.core.nn.MultiHeadSelfAttention;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -172,9 +171,9 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
      * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
      * value).
      *
-     * <p>NaN and +-Infinity are labels too when the tokenizer spells them (an {@code UnnormalizedTokenizer} with
-     * special tokens: {@code <nan> + 0..0 0..0}); the model then learns P(NaN), P(+-Inf) by cross-entropy like any
-     * other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
+     * <p>NaN and +-Infinity are labels too when the tokenizer spells them ({@link NumberTokenizer#hasSpecialTokens()},
+     * e.g. sign-exponent-mantissa tokens with special tokens: {@code <nan> + 0..0 0..0}); the model then learns
+     * P(NaN), P(+-Inf) by cross-entropy like any other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
      * carry no loss).
      *
      * @throws IllegalArgumentException if y is null or empty, or a label is outside the tokenizer's domain (e.g.

@@ -1,13 +1,15 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.tokenizers.UnnormalizedTokenizer;
+import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
 import java.util.Arrays;
 
 /**
  * E[Y] of a decoder by expanding its token tree level by level under a certified error budget per row, for any
  * tokenizer whose prefixes have known value ranges ({@link Ranges}): normalized digits ({@link #NORMALIZED}, the
- * interval {@code [lo, lo + V^-L)} of a prefix of length L) and unnormalized sign/exponent/mantissa tokens
- * ({@link #unnormalized}, {@code UnnormalizedTokenizer.prefixRange}, widened by the zero cell on the zero path).
+ * interval {@code [lo, lo + V^-L)} of a prefix of length L) and any tokenizer with prefix ranges, such as
+ * sign/exponent/mantissa tokens ({@link #prefixRanges}: {@code NumberTokenizer.prefixRange}, widened by the
+ * detached zero cell on the zero path).
  *
  * <p>A node is a prefix of length L with known mass m (the product of its conditionals) and value range
  * {@code [lo, hi]} (every completion's value lies in it). Its contribution to the mean is {@code m E[Y | prefix]},
@@ -53,35 +55,38 @@ final class MeanExpander {
     };
 
     /**
-     * Unnormalized tokens: {@code prefixRange} of the child; on the zero path its hull with the zero cell; a prefix
-     * whose only completion is the zero spelling, and full sequences, are leaves; specials have no value.
+     * A tokenizer with prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens):
+     * {@code prefixRange} of the child; on the path of the detached sequence (the zero spelling) its hull with that
+     * sequence's cell; a prefix whose only number completion is the detached sequence, and full sequences, are
+     * leaves; sequences that decode to a special value have no value.
      */
-    static Ranges unnormalized(io.regheads.tokenizers.UnnormalizedTokenizer tok) {
-        io.regheads.core.token.Interval zero = tok.interval(tok.zeroSequence());
+    static Ranges prefixRanges(NumberTokenizer tok) {
+        int[] detached = tok.detachedSequence();
+        Interval zero = detached == null ? null : tok.interval(detached);
         return (s, i, pos, lo, hi, k, v, t, out) -> {
             int[] c = s.prefix(i);
             c[pos] = k;
             if (pos == t - 1) {
-                if (Double.isNaN(tok.decode(c)) || Double.isInfinite(tok.decode(c))) {
+                if (!Double.isFinite(tok.decode(c))) {
                     return NONE;
                 }
-                io.regheads.core.token.Interval cell = tok.interval(c);
+                Interval cell = tok.interval(c);
                 out[0] = cell.lo();
                 out[1] = cell.hi();
                 return LEAF;
             }
-            io.regheads.core.token.Interval r = tok.prefixRange(c, pos + 1);
-            boolean onZero = tok.isZeroPrefix(c, pos + 1);
+            Interval r = tok.prefixRange(c, pos + 1);
+            boolean onDetached = detached != null && Arrays.equals(c, 0, pos + 1, detached, 0, pos + 1);
             if (r == null) {
-                if (!onZero) {
+                if (!onDetached) {
                     return NONE;
                 }
                 out[0] = zero.lo();
                 out[1] = zero.hi();
                 return LEAF;
             }
-            out[0] = onZero ? Math.min(r.lo(), zero.lo()) : r.lo();
-            out[1] = onZero ? Math.max(r.hi(), zero.hi()) : r.hi();
+            out[0] = onDetached ? Math.min(r.lo(), zero.lo()) : r.lo();
+            out[1] = onDetached ? Math.max(r.hi(), zero.hi()) : r.hi();
             return RANGE;
         };
     }

@@ -15,9 +15,11 @@ import java.util.List;
  *
  * <p>Format: the first non-blank line is the header (comma-separated column names; surrounding spaces and double
  * quotes are stripped); every following non-blank line is one row with exactly as many comma-separated cells as
- * the header, each a finite decimal number ({@code Double.parseDouble} syntax; {@code NaN} and {@code Infinity}
- * are rejected). The target is the last column ({@link #load(Path)}) or a named column ({@link #load(Path,
- * String)}); every other column is a feature, in file order.
+ * the header, each a finite decimal number ({@code Double.parseDouble} syntax). The target is the last column
+ * ({@link #load(Path)}) or a named column ({@link #load(Path, String)}); every other column is a feature, in file
+ * order. Target cells may also be {@code nan}, {@code inf}, {@code +inf}, {@code -inf}, {@code Infinity}, {@code
+ * -Infinity} (any case): NaN and +-Infinity targets, which only a head with special tokens learns (a model refuses
+ * them for other heads); feature cells must be finite.
  *
  * <p>Errors are {@link IllegalArgumentException}s that say where: {@code "csv cell at line 7 (data row 5),
  * column 3 'beam' is not a finite number: 'abc'"} (lines 1-based as in an editor, data rows 0-based as in the
@@ -33,7 +35,8 @@ public final class CsvLoader {
      * Loads {@code csv} with the last column as the target.
      *
      * @throws IllegalArgumentException if the file is missing or not a regular file, has no header, fewer than 2
-     *                                  columns, no data rows, a ragged row, or a non-numeric / non-finite cell
+     *                                  columns, no data rows, a ragged row, a non-numeric cell, or a non-finite
+     *                                  feature cell
      */
     public static Dataset load(Path csv) {
         return load(csv, null);
@@ -49,6 +52,7 @@ public final class CsvLoader {
         Checks.notNull("csv", csv);
         Checks.require(Files.isRegularFile(csv), "csv must be an existing regular file, got %s", csv);
         List<String> header = null;
+        int target = -1;
         List<double[]> rows = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
             String line;
@@ -67,6 +71,7 @@ public final class CsvLoader {
                     Checks.require(header.size() >= 2,
                             "csv header must name at least 2 columns (features and a target), got %d in %s",
                             header.size(), csv);
+                    target = targetIndex(header, targetColumn, csv);
                     continue;
                 }
                 Checks.require(cells.length == header.size(),
@@ -74,7 +79,7 @@ public final class CsvLoader {
                         lineNo, rows.size(), cells.length, header.size(), csv);
                 double[] row = new double[cells.length];
                 for (int j = 0; j < cells.length; j++) {
-                    row[j] = parse(cells[j], lineNo, rows.size(), j, header.get(j), csv);
+                    row[j] = parse(cells[j], lineNo, rows.size(), j, header.get(j), csv, j == target);
                 }
                 rows.add(row);
             }
@@ -83,7 +88,6 @@ public final class CsvLoader {
         }
         Checks.require(header != null, "csv must have a header line, got an empty file %s", csv);
         Checks.require(!rows.isEmpty(), "csv must have at least one data row after the header, got none in %s", csv);
-        int target = targetIndex(header, targetColumn, csv);
         int n = rows.size();
         int d = header.size() - 1;
         double[][] x = new double[n][d];
@@ -119,8 +123,21 @@ public final class CsvLoader {
         return found;
     }
 
-    private static double parse(String cell, int lineNo, int dataRow, int column, String name, Path csv) {
+    private static double parse(String cell, int lineNo, int dataRow, int column, String name, Path csv,
+            boolean target) {
         String s = cell.strip();
+        if (target) {
+            switch (s.toLowerCase(java.util.Locale.ROOT)) {
+                case "nan":
+                    return Double.NaN;
+                case "inf", "+inf", "infinity", "+infinity":
+                    return Double.POSITIVE_INFINITY;
+                case "-inf", "-infinity":
+                    return Double.NEGATIVE_INFINITY;
+                default:
+                    break;
+            }
+        }
         double v;
         try {
             v = Double.parseDouble(s);

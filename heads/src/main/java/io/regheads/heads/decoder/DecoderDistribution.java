@@ -2,6 +2,7 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.commons.numbers.gamma.RegularizedBeta;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -35,7 +35,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) the CDF and the quantiles walk the tree
  * too (T decoder steps per query, see {@code PrefixRangeWalk}): every prefix stands for a contiguous value range,
  * the detached sequence (the zero spelling) is split off as its own piece; and the exact mean expands the tree with
- * those prefix ranges under the same certified budget (at most {@link Options#maxLeaves()} prefixes per row and
+ * those prefix ranges under the same certified budget (at most {@link Options#maxMeanNodes()} prefixes per row and
  * level: beyond that cap the bound is reported, not certified). For a repetition code every summary is that of the
  * <b>voted</b> value ({@code VoteTable}, exact within the enumeration budget, else within the total-variation bound
  * {@link #voteApproximationBound()}). For other tokenizers (Hamming) the same quantities come from the full list of
@@ -57,16 +57,25 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     /**
      * Inference settings.
      *
-     * @param beamWidth     beams kept by {@link #mode()} (>= 1)
-     * @param meanTolerance certified error budget per row of {@link #mean()} (see {@link #exactMean}) and the
-     *                      pruning of {@link #variance()} (>= 0; 0 expands the whole tree)
-     * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
+     * @param beamWidth         beams kept by {@link #mode()} (>= 1)
+     * @param meanTolerance     the absolute part of the certified error budget per row of {@link #mean()} and
+     *                          {@link #variance()} (see {@link #exactMean}; >= 0; 0 with relativeTolerance 0 expands
+     *                          the whole tree)
+     * @param maxLeaves         largest number of valid sequences enumerated for tokenizers without value order
+     * @param relativeTolerance the part relative to the row's spread: row r's budget is {@code max(meanTolerance,
+     *                          relativeTolerance * IQR_r)}, IQR_r its interquartile range (>= 0)
+     * @param maxMeanNodes      prefixes expanded per row and level by the mean of a tokenizer with prefix ranges
+     *                          (sign-exponent-mantissa tokens); beyond it the lightest are left unexpanded and the
+     *                          bound is reported, not certified (>= 1)
      */
-    public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
+    public record Options(int beamWidth, double meanTolerance, int maxLeaves, double relativeTolerance,
+            int maxMeanNodes) {
         /**
-         * @param beamWidth     beams kept by {@link DecoderDistribution#mode()}, at least 1
-         * @param meanTolerance error budget per row of {@link DecoderDistribution#mean()}, at least 0
-         * @param maxLeaves     largest number of valid sequences enumerated, at least 1
+         * @param beamWidth         beams kept by {@link DecoderDistribution#mode()}, at least 1
+         * @param meanTolerance     absolute error budget per row of {@link DecoderDistribution#mean()}, at least 0
+         * @param maxLeaves         largest number of valid sequences enumerated, at least 1
+         * @param relativeTolerance error budget relative to the row's interquartile range, at least 0
+         * @param maxMeanNodes      prefixes expanded per row and level by a prefix-range mean, at least 1
          * @throws IllegalArgumentException when a field is out of range
          */
         public Options {
@@ -74,11 +83,24 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
             Checks.require(meanTolerance >= 0 && meanTolerance < Double.POSITIVE_INFINITY,
                     "meanTolerance must be >= 0 and finite, got %s", meanTolerance);
             Checks.atLeast("maxLeaves", maxLeaves, 1);
+            Checks.require(relativeTolerance >= 0 && relativeTolerance < Double.POSITIVE_INFINITY,
+                    "relativeTolerance must be >= 0 and finite, got %s", relativeTolerance);
+            Checks.atLeast("maxMeanNodes", maxMeanNodes, 1);
         }
 
-        /** Beam 8, tolerance 1e-9, 100 000 leaves. */
+        /** An absolute budget only ({@code relativeTolerance = 0}), and {@code maxMeanNodes = maxLeaves}. */
+        public Options(int beamWidth, double meanTolerance, int maxLeaves) {
+            this(beamWidth, meanTolerance, maxLeaves, 0, maxLeaves);
+        }
+
+        /**
+         * Beam 8; an error budget per row of {@code max(1e-9, 1e-3 IQR)} (the mean certified to a thousandth of the
+         * spread, whatever the units of y: far below any prediction error); 100 000 leaves; 4096 prefixes per row
+         * and level for a prefix-range mean (a trained model's mass needs far fewer; a diffuse one is then reported
+         * as not certified instead of expanding up to {@code B^M} cells per exponent).
+         */
         public static Options defaults() {
-            return new Options(8, 1e-9, 100_000);
+            return new Options(8, 1e-9, 100_000, 1e-3, 4096);
         }
     }
 
@@ -112,68 +134,37 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         }
     }
 
-    /** Which summary {@link #point(Decoding)} reports per row. */
-    public enum Point {
-        /** The certified exact mean ({@link #mean()}). */
-        MEAN,
-        /** The tree-walk median ({@link #median()}). */
-        MEDIAN,
-        /** The density mode by beam search ({@link #mode()}). */
-        MODE,
-        /** The mean of {@link Decoding#samples()} values sampled with {@link Decoding#sampling()}. */
-        SAMPLE_MEAN,
-        /** The Harrell-Davis median of the sampled values. */
-        SAMPLE_MEDIAN,
-        /**
-         * The exact mean where it is finite and certified (error bound within {@link Options#meanTolerance()}),
-         * else the median: the mean of an unnormalized decoder can be dominated by far tails or exceed the
-         * expansion's cap.
-         */
-        AUTO
-    }
-
     /**
-     * Decoding settings for a point prediction.
+     * The point prediction per row as {@code decoding} says: the certified mean ({@link #mean()}), the tree-walk
+     * median, the density mode by beam search ({@link #mode()}), greedy decoding ({@link #greedy()}), the mean or the
+     * Harrell-Davis median of {@code decoding.samples()} values sampled under its temperature, top-k and top-p
+     * ({@link #sampleValues}, seeded by {@code decoding.seed()}), or AUTO: the exact mean where it is finite and
+     * certified (error bound within the row's budget, see {@link Options}), else the median (the mean of an
+     * unnormalized decoder can be dominated by far tails or exceed the expansion's cap).
      *
-     * @param point    the summary
-     * @param sampling temperature, top-k, top-p of the sample-based summaries
-     * @param samples  samples per row for SAMPLE_MEAN and SAMPLE_MEDIAN, >= 1
-     * @param seed     seed of their generator
-     */
-    public record Decoding(Point point, Sampling sampling, int samples, long seed) {
-        public Decoding {
-            Checks.notNull("point", point);
-            Checks.notNull("sampling", sampling);
-            Checks.atLeast("samples", samples, 1);
-        }
-
-        /** AUTO, plain sampling, 256 samples, seed 0. */
-        public static Decoding defaults() {
-            return new Decoding(Point.AUTO, Sampling.plain(), 256, 0);
-        }
-    }
-
-    /**
-     * The point prediction per row as {@code decoding} says (see {@link Point}).
-     *
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]}
      * @throws IllegalArgumentException if decoding is null
      */
     public double[] point(Decoding decoding) {
         Checks.notNull("decoding", decoding);
+        Sampling sampling = new Sampling(decoding.temperature(), decoding.topK(), decoding.topP());
         return switch (decoding.point()) {
             case MEAN -> mean();
             case MEDIAN -> median();
             case MODE -> mode();
+            case GREEDY -> greedy();
             case SAMPLE_MEAN -> sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
-                    decoding.seed()), decoding.samples(), decoding.sampling());
+                    decoding.seed()), decoding.samples(), sampling);
             case SAMPLE_MEDIAN -> sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
-                    decoding.seed()), decoding.samples(), decoding.sampling());
+                    decoding.seed()), decoding.samples(), sampling);
             case AUTO -> {
-                MeanEstimate m = exactMean(options.meanTolerance());
+                double[] budget = meanBudget();
+                MeanEstimate m = exactMean(budget);
                 double[] median = null;
                 double[] out = m.mean().clone();
                 for (int r = 0; r < b; r++) {
-                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= options.meanTolerance() * (1 + 1e-12))) {
+                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= budget[r] * (1 + 1e-12))) {
                         median = median == null ? median() : median;
                         out[r] = median[r];
                     }
@@ -533,12 +524,33 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
 
     // ------------------------------------------------------------------ exact mean by tree expansion
 
+    /**
+     * The exact mean, certified per row to {@code max(meanTolerance, relativeTolerance * IQR)} ({@link Options}), or
+     * with the bound {@link #exactMean} reports where the expansion's cap stops it.
+     */
     @Override
     public double[] mean() {
         if (voted) {
             return votes().mean();
         }
-        return exactMean(options.meanTolerance()).mean();
+        return exactMean(meanBudget()).mean();
+    }
+
+    /** The error budget per row: {@code max(meanTolerance, relativeTolerance * (q(0.75) - q(0.25)))}. */
+    private double[] meanBudget() {
+        double[] budget = new double[b];
+        Arrays.fill(budget, options.meanTolerance());
+        if (options.relativeTolerance() > 0 && !voted) {
+            double[] q75 = inverseCumulativeProbability(0.75);
+            double[] q25 = inverseCumulativeProbability(0.25);
+            for (int r = 0; r < b; r++) {
+                double spread = q75[r] - q25[r];
+                if (Double.isFinite(spread)) {
+                    budget[r] = Math.max(budget[r], options.relativeTolerance() * spread);
+                }
+            }
+        }
+        return budget;
     }
 
     @Override
@@ -546,7 +558,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         if (voted) {
             return votes().variance();
         }
-        MeanEstimate m = exactMean(options.meanTolerance());
+        MeanEstimate m = exactMean(meanBudget());
         double[] out = new double[b];
         for (int i = 0; i < b; i++) {
             out[i] = Math.max(0, m.secondMoment()[i] - m.mean()[i] * m.mean()[i]);
@@ -567,6 +579,13 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
+        double[] tol = new double[b];
+        Arrays.fill(tol, tolerance);
+        return exactMean(tol);
+    }
+
+    /** As {@link #exactMean(double)} with the budget {@code tolerance[r]} for row r. */
+    private MeanEstimate exactMean(double[] tolerance) {
         if (voted) { // the table of votes: exact, or not certified where the enumeration dropped mass
             VoteTable vt = votes();
             double[] m = vt.mean();
@@ -591,7 +610,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         double[] second = new double[b];
         DecoderState start = start();
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
-            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
+            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, MeanExpander.NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
         }
         return new MeanEstimate(mean, bound, second);
     }
@@ -599,24 +619,24 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     /**
      * The exact mean for a tokenizer with prefix ranges that is not fixed point (e.g. sign-exponent-mantissa tokens):
      * the same certified expansion with prefix value ranges ({@code MeanExpander.prefixRanges}: {@code prefixRange},
-     * widened by the detached sequence's cell on its path), at most {@link Options#maxLeaves()} expanded prefixes per
-     * row and level; the sums are divided by P(finite).
+     * widened by the detached sequence's cell on its path), at most {@link Options#maxMeanNodes()} expanded prefixes
+     * per row and level; the sums are divided by P(finite).
      */
-    private MeanEstimate prefixRangeMean(double tolerance) {
+    private MeanEstimate prefixRangeMean(double[] tolerance) {
         double[] finite = finiteMass();
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
         DecoderState start = start();
         MeanExpander.Ranges ranges = MeanExpander.prefixRanges(tok);
+        double[] scaled = new double[b]; // the sums are divided by P(finite) below
+        for (int r = 0; r < b; r++) {
+            scaled[r] = tolerance[r] * finite[r];
+        }
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
             int c1 = Math.min(b, c0 + MEAN_CHUNK);
-            double least = 1;
-            for (int r = c0; r < c1; r++) {
-                least = Math.min(least, finite[r]);
-            }
-            MeanExpander.expand(start, c0, c1, tolerance * least, t, v, mean, bound, second,
-                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxLeaves());
+            MeanExpander.expand(start, c0, c1, scaled, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxMeanNodes());
         }
         for (int r = 0; r < b; r++) {
             mean[r] /= finite[r];
@@ -790,15 +810,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     static double[] harrellDavisWeights(int n) {
-        double a = (n + 1) / 2.0;
-        double[] wts = new double[n];
-        double prev = 0;
-        for (int i = 1; i <= n; i++) {
-            double cur = i == n ? 1 : RegularizedBeta.value((double) i / n, a, a);
-            wts[i - 1] = cur - prev;
-            prev = cur;
-        }
-        return wts;
+        return io.regheads.core.internal.HarrellDavis.weights(n);
     }
 
     // ------------------------------------------------------------------ beam search, mode, votes

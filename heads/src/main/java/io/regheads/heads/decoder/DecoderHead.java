@@ -1,5 +1,6 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
@@ -318,9 +319,11 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     }
 
     /**
-     * Point predictions: {@link PointEstimate#GREEDY} is {@link DecoderDistribution#greedy()} (a width-1 beam search,
-     * decoded; T decoder steps), the others are the distribution's mean, median or mode (a beam of {@link
-     * DecoderDistribution.Options#beamWidth()}).
+     * Point predictions: {@link DecoderDistribution#point} with {@link Decoding#of(PointEstimate)}'s settings:
+     * GREEDY is {@link DecoderDistribution#greedy()} (a width-1 beam search, decoded; T decoder steps), MEAN the
+     * certified mean, MEDIAN the tree-walk median, MODE the density mode by a beam of {@link
+     * DecoderDistribution.Options#beamWidth()}, AUTO the certified mean where it is finite and certified, else the
+     * median; the sample-based ones draw {@link Decoding#DEFAULT_SAMPLES} plain samples.
      *
      * @param phi      {@code [B, D]}
      * @param estimate which summary
@@ -330,7 +333,28 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     @Override
     public double[] point(INDArray phi, PointEstimate estimate) {
         Checks.notNull("estimate", estimate);
-        return estimate == PointEstimate.GREEDY ? distribution(phi).greedy() : RegressionHead.super.point(phi, estimate);
+        return point(phi, Decoding.of(estimate));
+    }
+
+    /**
+     * Point predictions decoded as {@code decoding} says ({@link DecoderDistribution#point}): temperature, top-k and
+     * top-p act at every position of the sample-based estimates (SAMPLE_MEAN, SAMPLE_MEDIAN).
+     *
+     * @param phi      {@code [B, D]}
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]} in the tokenizer's units
+     * @throws IllegalArgumentException if decoding is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, Decoding decoding) {
+        Checks.notNull("decoding", decoding);
+        return distribution(phi).point(decoding);
+    }
+
+    /** @return true: the prediction is generated token by token, so sampling filters apply */
+    @Override
+    public boolean generatesTokens() {
+        return true;
     }
 
     /** As {@link #distribution(INDArray)} with explicit inference options. */

@@ -105,22 +105,25 @@ final class MeanExpander {
     /** As above with at most {@code maxRows} prefixes per decoder step (tests exercise the splitting with few). */
     static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
             double[] second, int maxRows) {
-        expand(start, from, to, tol, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
+        double[] tols = new double[to];
+        Arrays.fill(tols, tol);
+        expand(start, from, to, tols, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
     }
 
     /**
-     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, and at most
-     * {@code maxNodes} expanded prefixes per row and level (the lightest candidates beyond it are left unexpanded
-     * whatever the budget, so the bound may then exceed the tolerance: reported, not certified to it).
+     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, the error budget of row
+     * r {@code tol[r]}, and at most {@code maxNodes} expanded prefixes per row and level (the lightest candidates
+     * beyond it are left unexpanded whatever the budget, so the bound may then exceed the tolerance: reported, not
+     * certified to it).
      */
-    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
-            double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
+    static void expand(DecoderState start, int from, int to, double[] tol, int t, int v, double[] mean,
+            double[] bound, double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
         int m = to - from;
         int[] rows = new int[m];
         double[] budget = new double[m];
         for (int i = 0; i < m; i++) {
             rows[i] = from + i;
-            budget[i] = tol;
+            budget[i] = tol[from + i];
         }
         double[] mass = new double[m];
         Arrays.fill(mass, 1.0);

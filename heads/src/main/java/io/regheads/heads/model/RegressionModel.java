@@ -5,10 +5,13 @@ import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.io.Settings;
@@ -44,17 +47,25 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <pre>{@code
  * RegressionModel m = RegressionModel.create(ModelConfig.defaults(new MixtureSpec(10)), train.features());
- * TrainingResult r = m.fit(train);                 // x standardised, y min-max scaled on train rows only
+ * TrainingResult r = m.fit(train);                 // x standardised, y mapped to the head's units (train rows)
  * PredictiveDistribution d = m.predict(test.x());  // in the original units of y
  * double[] nll = d.logDensity(test.y());           // densities carry the Jacobian of the scaling
  * m.save(Path.of("model.rgh"));                     // RegressionModel.load(...) predicts identically
  * byte[] shipped = m.toBytes();                     // the same bytes without a file: fromBytes, save/load on streams
  * }</pre>
  *
- * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to {@code y01 = (y -
- * min) / (max - min)} with the training min and max, and the head is trained on {@code y01 - head.centre()}.
- * {@link #predict} maps back ({@code AffineTransformed}), so its log densities are in the original units; {@link
- * #predictUnit} reports in y01 units (the decoding paper's NLL convention).
+ * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to the head's units
+ * as its spec says ({@link HeadSpec#targetScaling()}, with the training min and max of the finite targets): {@code
+ * y01 = (y - min) / (max - min)} (histogram, normalized decoder), {@code y01 - 0.5} (pointwise, mixture, xVal) or y
+ * itself (the unnormalized decoder). Before the head is built the spec may adapt itself to the training targets
+ * ({@link HeadSpec#fittedTo}, e.g. the unnormalized decoder's exponent range); the adapted spec is this model's
+ * {@link #config()} from then on and is saved with it. {@link #predict} maps back ({@code y = scale * h + shift},
+ * an {@code AffineTransformed} unless the map is the identity), so its log densities are in the original units
+ * ({@code log p_y = log p_h - log scale}) and NaN/+-Infinity probabilities pass through; {@link #predictUnit}
+ * reports in y01 units (the decoding paper's NLL convention).
+ *
+ * <p>Targets may be NaN or +-Infinity only where the head represents them ({@link HeadSpec#representsNonFinite()}:
+ * a decoder with special tokens); other heads refuse them with a message naming the row.
  *
  * <p>The head describes itself: its spec ({@link HeadSpec}) builds it, names its units, default loss and point
  * prediction and writes its settings; the head runs its own after-fit step ({@link RegressionHead#afterFit}, e.g. the
@@ -70,17 +81,19 @@ public final class RegressionModel {
     /** The prefix of the head's saved state ({@link RegressionHead#state()}) in the metadata. */
     static final String STATE_PREFIX = "state.";
 
-    private final ModelConfig config;
+    private final HeadSpec requested; // the head as configured, before fittedTo
+    private ModelConfig config;
     private final int inputWidth;
     private final DataType type;
     private final MlpEncoder encoder;
-    private final RegressionHead<?> head;
+    private RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
     private MinMaxScaler yScaler;
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
+        this.requested = config.head();
         this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
         this.type = type;
         long seed = config.trainer().seed();
@@ -130,16 +143,26 @@ public final class RegressionModel {
     }
 
     /**
-     * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
+     * Fits the scalers on {@code train}, adapts the head's spec to the training targets ({@link HeadSpec#fittedTo};
+     * a changed spec gets a fresh head), then trains encoder and head with the trainer settings.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count or a constant target
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or a NaN or
+     *                                  infinite target for a head that cannot represent it (the message names the
+     *                                  row)
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        double[] y = train.y();
+        checkTargets(y);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
-        yScaler = MinMaxScaler.fit(train);
+        yScaler = MinMaxScaler.fit(finite(y));
+        HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(y, yScaler.min(), yScaler.max()));
+        if (!fitted.equals(config.head())) {
+            config = config.withHead(fitted);
+            head = fitted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
+        }
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
@@ -150,6 +173,25 @@ public final class RegressionModel {
         return result;
     }
 
+    /** Refuses NaN and +-Infinity targets unless the head represents them, and targets with no finite value. */
+    private void checkTargets(double[] y) {
+        boolean any = false;
+        for (int i = 0; i < y.length; i++) {
+            if (Double.isFinite(y[i])) {
+                any = true;
+            } else if (!requested.representsNonFinite()) {
+                throw new IllegalArgumentException("train targets must be finite for head " + requested.name()
+                        + " (only a decoder with special tokens learns NaN and +-Infinity), got " + y[i] + " at row "
+                        + i);
+            }
+        }
+        Checks.require(any, "train targets must hold at least one finite value, got none of %d", y.length);
+    }
+
+    private static double[] finite(double[] y) {
+        return java.util.Arrays.stream(y).filter(Double::isFinite).toArray();
+    }
+
     private static StandardScaler identity(int features) {
         double[] mean = new double[features];
         double[] scale = new double[features];
@@ -158,12 +200,23 @@ public final class RegressionModel {
     }
 
     private Dataset toHeadUnits(Dataset data) {
-        double[] y = yScaler.transform(data.y());
-        double c = config.head().centre();
-        for (int i = 0; i < y.length; i++) {
-            y[i] -= c;
-        }
+        double[] y = config.head().targetScaling().toHead(data.y(), yScaler.min(), yScaler.max());
         return xScaler.transform(data).withY(y);
+    }
+
+    /** The factor of {@code y = scale * h + shift} from the head's units to y's ({@link TargetScaling#scale}). */
+    private double headScale() {
+        return config.head().targetScaling().scale(yScaler.min(), yScaler.max());
+    }
+
+    /** The offset of {@code y = scale * h + shift} ({@link TargetScaling#shift}). */
+    private double headShift() {
+        return config.head().targetScaling().shift(yScaler.min(), yScaler.max());
+    }
+
+    /** {@code base} mapped by {@code y = scale * x + shift}, or base itself for the identity. */
+    private static PredictiveDistribution mapped(PredictiveDistribution base, double scale, double shift) {
+        return scale == 1.0 && shift == 0.0 ? base : new AffineTransformed(base, scale, shift);
     }
 
     /** phi for rows of x ({@code standardise}: apply the x scaler first). */
@@ -212,16 +265,46 @@ public final class RegressionModel {
         return x;
     }
 
-    /** Predictive distributions of y (original units) for rows of x {@code [B][D]}. */
+    /**
+     * Predictive distributions of y (original units) for rows of x {@code [B][D]}: the head's distribution mapped
+     * by {@code y = scale * h + shift} ({@link HeadSpec#targetScaling()}), so {@code logDensity} in y units is the
+     * head's minus {@code log(scale)}; a {@link io.regheads.core.dist.SpecialValues} (P(NaN), P(+-Inf)) when the
+     * head reports special values.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or x is invalid
+     */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
-        PredictiveDistribution base = head.distribution(encode(checkX(x), true));
-        return new AffineTransformed(base, yScaler.range(), yScaler.min() + config.head().centre() * yScaler.range());
+        return mapped(head.distribution(encode(checkX(x), true)), headScale(), headShift());
+    }
+
+    /**
+     * The log-likelihood of mixed observations per row, original units: the log density of finite y (as {@link
+     * #predict} reports it), {@code log P(NaN)} for NaN and {@code log P(+-Inf)} for an infinity ({@link
+     * SpecialValues#logLikelihood}: 0 probability, so {@code -Infinity}, for a head without special values), plus
+     * {@code log P(finite)} for finite y where the head has special values.
+     *
+     * @param x {@code [B][D]} rows
+     * @param y {@code [B]} any doubles
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid or y has the wrong length
+     */
+    public double[] logLikelihood(double[][] x, double[] y) {
+        requireFitted();
+        SpecialValues d = new AffineTransformed(head.distribution(encode(checkX(x), true)), headScale(), headShift());
+        return d.logLikelihood(y);
+    }
+
+    /** The head's distributions in its own units (the unmapped {@link #predict}), for tests of the map. */
+    PredictiveDistribution predictHeadUnits(double[][] x) {
+        requireFitted();
+        return head.distribution(encode(checkX(x), true));
     }
 
     /**
      * The head's point prediction of y (original units) for rows of x, as its spec names it ({@link
-     * HeadSpec#pointEstimate()}): the predictive mean, or the median for the unnormalized decoder.
+     * HeadSpec#pointEstimate()}): the predictive mean, or AUTO for the unnormalized decoder (the certified mean,
+     * else the median).
      *
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
@@ -231,52 +314,76 @@ public final class RegressionModel {
     }
 
     /**
-     * Point predictions of y (original units) by the given summary, which the head computes ({@link
-     * RegressionHead#point}): {@code range * p + min + centre * range} for the head's prediction p, the same map as
-     * {@link #predict}'s.
+     * Point predictions of y (original units) by the given summary ({@link #predictPoint(double[][], Decoding)} with
+     * {@link Decoding#of}'s plain sampling settings).
      *
-     * @param estimate mean, median, mode or greedy decoding
+     * @param estimate mean, median, mode, greedy decoding, sample mean or median, or AUTO
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted, x is invalid or estimate is null
      */
     public double[] predictPoint(double[][] x, PointEstimate estimate) {
-        requireFitted();
         Checks.notNull("estimate", estimate);
-        double[] p = head.point(encode(checkX(x), true), estimate);
-        double scale = yScaler.range();
-        double shift = yScaler.min() + config.head().centre() * yScaler.range();
-        for (int i = 0; i < p.length; i++) {
-            p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+        return predictPoint(x, Decoding.of(estimate));
+    }
+
+    /**
+     * Point predictions of y (original units) decoded as {@code decoding} says, which the head computes ({@link
+     * RegressionHead#point(INDArray, Decoding)}: a decoder applies temperature, top-k and top-p to its tokens for the
+     * sample-based summaries, its exact mean is certified, its mode a beam search): {@code scale * p + shift} for the
+     * head's prediction p, the same map as {@link #predict}'s. Example: {@code predictPoint(x,
+     * Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.8, 0, 0.95).withSamples(512, 1))}.
+     *
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid, decoding is null, or it asks a head
+     *                                  that generates no tokens for temperature, top-k or top-p
+     */
+    public double[] predictPoint(double[][] x, Decoding decoding) {
+        requireFitted();
+        Checks.notNull("decoding", decoding);
+        double[] p = head.point(encode(checkX(x), true), decoding);
+        double scale = headScale();
+        double shift = headShift();
+        if (scale != 1.0 || shift != 0.0) {
+            for (int i = 0; i < p.length; i++) {
+                p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+            }
         }
         return p;
     }
 
-    /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max). */
+    /**
+     * Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max of the finite
+     * targets), whatever units the head is trained in.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or x is invalid
+     */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
         PredictiveDistribution base = head.distribution(encode(checkX(x), true));
-        double c = config.head().centre();
-        return c == 0 ? base : new AffineTransformed(base, 1.0, c);
+        double range = yScaler.range();
+        return mapped(base, headScale() / range, (headShift() - yScaler.min()) / range);
     }
 
     /**
      * Encoder + head + loss as a {@link TrainableModel} on data already in the head's units (x standardised, y as
-     * {@code y01 - centre}): for benchmarks and custom training loops. {@link #fit} uses the same object.
+     * {@link HeadSpec#targetScaling()} maps it): for benchmarks and custom training loops. {@link #fit} uses the same
+     * object.
      */
     public TrainableModel asTrainable() {
         return new Trainable();
     }
 
     /**
-     * {@code data} mapped to the head's units with the fitted scalers (x standardised, y to {@code y01 -
-     * centre}).
+     * {@code data} mapped to the head's units with the fitted scalers (x standardised, y as {@link
+     * HeadSpec#targetScaling()} maps it).
      */
     public Dataset toHeadUnitsOf(Dataset data) {
         requireFitted();
         return toHeadUnits(data);
     }
 
-    /** The y scaler fitted on the training rows. */
+    /** The y scaler fitted on the finite training targets (min and max of y01, whatever the head's units). */
     public MinMaxScaler yScaler() {
         requireFitted();
         return yScaler;

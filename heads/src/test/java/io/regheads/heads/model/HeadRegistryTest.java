@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderSpec;
@@ -28,7 +29,10 @@ class HeadRegistryTest {
     static Stream<HeadSpec> specs() {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(256, true),
                 new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.peer(),
-                new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 2), new XValSpec(256, false), new XValSpec(32, true));
+                UnnormalizedDecoderSpec.small(10, 1, 3), UnnormalizedDecoderSpec.version1(10, 1, 3, 16, 2, 32, 2),
+                UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
+                        .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
+                new XValSpec(256, false), new XValSpec(32, true));
     }
 
     @ParameterizedTest
@@ -36,7 +40,7 @@ class HeadRegistryTest {
     void everySpecRoundTripsThroughItsKeys(HeadSpec spec) {
         Properties p = spec.toProperties();
         assertEquals(spec.name(), p.getProperty("head"));
-        assertEquals("1", p.getProperty("head.version"));
+        assertEquals(Integer.toString(spec.version()), p.getProperty("head.version"));
         assertEquals(spec, HeadRegistry.read(p));
         ModelConfig mc = ModelConfig.defaults(spec).withTrainer(TrainerConfig.paper().withSeed(-3).withClipNorm(0.7));
         assertEquals(mc, ModelConfig.of(mc.toProperties()));
@@ -58,23 +62,38 @@ class HeadRegistryTest {
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.peer().toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
-                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
-                UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
+        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.specialTokens=false\nhead.scaling=RAW\nhead.d=32\nhead.heads=1\n"
+                + "head.ff=128\nhead.layers=1\n"), UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
+        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.specialTokens=true\nhead.scaling=RAW\nhead.minExponent=0\n"
+                + "head.maxExponent=2\nhead.negatives=false\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
+                UnnormalizedDecoderSpec.small(10, 1, 3).withSpecialTokens(true).fittedTo(new double[] {103.4, 140.9})
+                        .toProperties());
+        // settings version 1 (before raw targets) still read: y01 with exponents up to 0, no '-'
+        assertEquals(UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1), HeadRegistry.read(props(
+                "head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n")));
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), UnnormalizedDecoderSpec.version1(10, 1, 3, 32,
+                1, 128, 1).range());
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
                 List.copyOf(HeadRegistry.names()));
     }
 
     @Test
     void specsNameTheirUnitsLossAndPointEstimate() {
-        assertEquals(0.5, new PointwiseSpec(false).centre());
-        assertEquals(0.0, new PointwiseSpec(true).centre());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new PointwiseSpec(false).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, new PointwiseSpec(true).targetScaling());
         assertEquals("mse", new PointwiseSpec(false).defaultLoss());
-        assertEquals(0.0, new HistogramSpec(8, false).centre());
-        assertEquals(0.5, new MixtureSpec(3).centre());
+        assertEquals(TargetScaling.MIN_MAX, new HistogramSpec(8, false).targetScaling());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new MixtureSpec(3).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, DecoderSpec.small(10, 3).targetScaling());
+        assertEquals(TargetScaling.RAW, UnnormalizedDecoderSpec.small(10, 1, 3).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1).targetScaling());
         assertEquals(PointEstimate.MEAN, DecoderSpec.small(10, 3).pointEstimate());
-        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
-        assertEquals(0.5, new XValSpec(8, false).centre());
+        assertEquals(PointEstimate.AUTO, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
+        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1).pointEstimate());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new XValSpec(8, false).targetScaling());
         assertEquals("mse", new XValSpec(8, false).defaultLoss());
         assertEquals("ce", new XValSpec(8, true).defaultLoss());
         assertEquals(PointEstimate.MEAN, new XValSpec(8, true).pointEstimate());
@@ -131,7 +150,7 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma]",
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");
         p.setProperty("trainer.learningRate", "NaN");

@@ -25,7 +25,10 @@ import picocli.CommandLine.Option;
  * {@code regheads compare}: trains each head on the chosen folds of one data set and prints test NLL (y01 units),
  * RMSE, Kendall tau, CRPS, 90% interval coverage and training time; writes an interval plot and a PIT histogram per
  * head and fold (see {@link Plots}). With no arguments: the embedded airfoil data, fold 0 of its shipped split, all
- * heads. Metrics are defined in {@link HeadRun}.
+ * heads. Metrics are defined in {@link HeadRun}; the point prediction is each head's own or {@code --point} (with
+ * {@code --temperature}, {@code --top-k}, {@code --top-p}, {@code --samples} for the sample-based ones, see {@link
+ * DecodingOptions}). Data with NaN or infinite targets trains the heads that can learn them (decoders with special
+ * tokens) and is refused before any training for the others.
  *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
@@ -61,6 +64,9 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     TrainingOptions training;
 
+    @Mixin
+    DecodingOptions decoding;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
             + "(default: runs/compare-<yyyyMMdd-HHmmss>).")
     Path out;
@@ -77,10 +83,12 @@ final class CompareCommand implements Callable<Integer> {
         HeadCatalog catalog = HeadCatalog.standard();
         List<HeadCatalog.Preset> presets = catalog.select(training.heads);
         HeadRun.checkLoss(training.loss);
+        decoding.check();
         if (data == null && (target != null || split != null)) {
             throw new IllegalArgumentException("--target and --split need --data");
         }
         InputData input = data == null ? InputData.embedded() : InputData.csv(data, target, split, training.seed);
+        int nonFinite = checkNonFinite(input, presets);
         int[] foldList = InputData.parseFolds(folds, input.folds().count());
         TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
         Path dir = out != null ? out
@@ -99,7 +107,11 @@ final class CompareCommand implements Callable<Integer> {
                 "NLL: test NLL of y scaled to [0,1] by the training fold's min and max (y01 clipped into [0, 1-1e-7]); "
                         + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
                         + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
-                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder");
+                        + "prediction: " + (decoding.chosen() == null ? "each head's own (the predictive mean; "
+                        + "unnormalized-decoder: auto, the certified mean, else the tree-walk median)"
+                        : "--point " + decoding.chosen().label())
+                        + (nonFinite > 0 ? "; " + nonFinite + " NaN/infinite targets: learned with special tokens, "
+                        + "left out of these metrics and scored as mean -log P(NaN/Inf) (NLL special)" : ""));
         if (!json) {
             header.forEach(o::println);
             o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
@@ -115,10 +127,16 @@ final class CompareCommand implements Callable<Integer> {
                 if (!quiet) {
                     System.err.printf(Locale.ROOT, "training %s on fold %d%n", p.name(), k);
                 }
-                HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, k, progress);
+                HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, k, progress, decoding);
                 results.add(r);
-                if (!r.lossNote().isEmpty() && !notes.contains(r.lossNote())) {
-                    notes.add(r.lossNote());
+                for (String n : List.of(r.lossNote(), r.pointNote())) {
+                    if (!n.isEmpty() && !notes.contains(n)) {
+                        notes.add(n);
+                    }
+                }
+                if (r.nonFinite() > 0) {
+                    notes.add(String.format(Locale.ROOT, "%s fold %d: %d test targets NaN/infinite, NLL special "
+                            + "(mean -log P) %.4f", r.head(), k, r.nonFinite(), r.nllNonFinite()));
                 }
                 String stem = p.name() + "-fold" + k;
                 String title = String.format(Locale.ROOT, "%s, %s fold %d: NLL(y01) %.3f, cov90 %.2f", p.name(),
@@ -156,6 +174,38 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The number of NaN or infinite targets in the data; with any, every selected head must be able to learn them
+     * (the check happens before any training).
+     *
+     * @throws IllegalArgumentException naming the heads that cannot
+     */
+    private static int checkNonFinite(InputData input, List<HeadCatalog.Preset> presets) {
+        int n = 0;
+        int first = -1;
+        double[] y = input.data().y();
+        for (int i = 0; i < y.length; i++) {
+            if (!Double.isFinite(y[i])) {
+                n++;
+                first = first < 0 ? i : first;
+            }
+        }
+        if (n > 0) {
+            List<String> cannot = new ArrayList<>();
+            for (HeadCatalog.Preset p : presets) {
+                if (!p.spec().get().learningNonFinite().representsNonFinite()) {
+                    cannot.add(p.name());
+                }
+            }
+            if (!cannot.isEmpty()) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "%s has %d NaN or infinite targets "
+                        + "(first at data row %d, %s); %s cannot learn them: only a decoder with special tokens can "
+                        + "(--heads unnormalized-decoder)", input.label(), n, first, y[first], String.join(", ", cannot)));
+            }
+        }
+        return n;
+    }
+
     private static void printSummary(PrintWriter o, List<HeadCatalog.Preset> presets, List<HeadRun.Result> results) {
         o.println("mean +- std over folds:");
         for (HeadCatalog.Preset p : presets) {
@@ -189,6 +239,8 @@ final class CompareCommand implements Callable<Integer> {
             e.put("rmse", r.rmse());
             e.put("kendallTau", r.kendallTau());
             e.put("pointEstimate", r.pointName());
+            e.put("nonFiniteTestRows", r.nonFinite());
+            e.put("nllNonFinite", r.nllNonFinite());
             e.put("crps", r.crps());
             e.put("coverage90", r.coverage90());
             e.put("trainSeconds", r.trainSeconds());

@@ -4,6 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Calibration;
@@ -67,17 +68,23 @@ public final class HeadRun {
      * @param epochs       epochs run
      * @param stopReason   why training stopped
      * @param y            test targets, original units
-     * @param pointName    "mean" or "median": which point prediction {@code point} holds
+     * @param pointName    which point prediction {@code point} holds ({@code PointEstimate.label()}: "mean",
+     *                     "auto", "sample-mean", ...)
      * @param point        point predictions ({@link RegressionModel#predictPoint})
      * @param lower        5% quantiles
      * @param upper        95% quantiles
      * @param pit          PIT values F(y)
      * @param model        the trained model (for further predictions, e.g. on a grid)
+     * @param pointNote    why the point decoding differs from the one asked for, or empty
+     * @param nonFinite    test rows whose target is NaN or +-Infinity (left out of every metric above, which
+     *                     describe the finite rows; {@code y}, {@code point} and the other arrays hold those rows)
+     * @param nllNonFinite mean of {@code -log P(y)} over those rows (P(NaN), P(+Inf), P(-Inf) of a head with special
+     *                     tokens), NaN if there are none
      */
     public record Result(String head, String loss, String lossNote, int fold, int trainRows, int testRows, double nll01,
             int clipped, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
             String stopReason, double[] y, String pointName, double[] point, double[] lower, double[] upper, double[] pit,
-            RegressionModel model) {
+            RegressionModel model, String pointNote, int nonFinite, double nllNonFinite) {
 
         /** PIT histogram over {@link #PIT_BINS} equal bins. */
         public int[] pitHistogram() {
@@ -143,10 +150,9 @@ public final class HeadRun {
         RegressionModel m = RegressionModel.create(probe, features);
         double[][] x = new double[2][features];
         x[1][0] = 1;
-        double c = spec.centre();
+        double[] y = {spec.targetScaling().fromUnit(0.25, 0, 1), spec.targetScaling().fromUnit(0.75, 0, 1)};
         try {
-            m.asTrainable().evaluate(Nd4j.createFromArray(x).castTo(DataType.FLOAT), new double[] {0.25 - c, 0.75 - c},
-                    Arena.create());
+            m.asTrainable().evaluate(Nd4j.createFromArray(x).castTo(DataType.FLOAT), y, Arena.create());
             return new LossChoice(requested, "");
         } catch (IllegalArgumentException e) {
             return new LossChoice(fallback, requested + " does not apply to " + spec.name() + "; used " + fallback);
@@ -170,7 +176,8 @@ public final class HeadRun {
     }
 
     /**
-     * Trains {@code preset} on split {@code fold} of {@code input} and evaluates it.
+     * Trains {@code preset} on split {@code fold} of {@code input} and evaluates it, each head reporting its own
+     * point estimate.
      *
      * @param requestedLoss loss expression or {@code null} for the head's default (see {@link #chooseLoss})
      * @param trainer       trainer settings (seed, epochs, learning rate, early stopping)
@@ -179,32 +186,63 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
+        return run(preset, requestedLoss, trainer, input, fold, progress, null);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with the point
+     * decoding of {@code decoding} ({@code null}: each head's own estimate). Targets that are NaN or +-Infinity train
+     * a head that can learn them with its special tokens ({@code HeadSpec.learningNonFinite()}); the metrics describe
+     * the finite test rows, and {@code nllNonFinite} the others.
+     *
+     * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
+     *                                  targets hold NaN or +-Infinity and the head cannot learn them
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
+            int fold, ProgressListener progress, DecodingOptions decoding) {
         Checks.notNull("preset", preset);
         Checks.notNull("trainer", trainer);
         Checks.notNull("input", input);
         Folds.Split split = input.folds().split(input.data(), fold);
         Dataset train = split.train();
         Dataset test = split.test();
-        Checks.require(test.rows() >= 2, "fold %d of %s has %d test rows; at least 2 are needed", fold, input.label(),
-                test.rows());
+        int[] finiteTest = finiteRows(test.y());
+        Checks.require(finiteTest.length >= 2, "fold %d of %s has %d test rows with a finite target; at least 2 are "
+                + "needed", fold, input.label(), finiteTest.length);
         Checks.require(train.rows() >= 5, "fold %d of %s leaves %d training rows; at least 5 are needed", fold,
                 input.label(), train.rows());
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (double v : train.y()) {
-            lo = Math.min(lo, v);
-            hi = Math.max(hi, v);
+            if (Double.isFinite(v)) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
         }
         Checks.require(hi > lo, "fold %d of %s: the training target is constant (%s)", fold, input.label(), lo);
         HeadSpec spec = preset.spec().get();
+        if (finiteRows(input.data().y()).length < input.data().rows()) {
+            spec = spec.learningNonFinite();
+            Checks.require(spec.representsNonFinite(), "%s cannot learn NaN or infinite targets (%s has %d); only a "
+                    + "decoder with special tokens can (the unnormalized decoder)", preset.name(), input.label(),
+                    input.data().rows() - finiteRows(input.data().y()).length);
+        }
         LossChoice loss = chooseLoss(spec, requestedLoss, train.features());
         ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer);
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
         Checks.require(!tr.diverged(), "%s on fold %d of %s: %s", preset.name(), fold, input.label(), tr.message());
 
-        double[][] x = test.x();
-        double[] y = test.y();
+        double[][] allX = test.x();
+        double[] allY = test.y();
+        int[] special = nonFiniteRows(allY);
+        double nllSpecial = Double.NaN;
+        if (special.length > 0) {
+            double[] ll = model.logLikelihood(rows(allX, special), values(allY, special));
+            nllSpecial = Metrics.meanNll(ll);
+        }
+        double[][] x = rows(allX, finiteTest);
+        double[] y = values(allY, finiteTest);
         MinMaxScaler ys = model.yScaler();
         double[] y01 = ys.transform(y);
         int clipped = 0;
@@ -217,7 +255,11 @@ public final class HeadRun {
         }
         double nll01 = Metrics.meanNll(model.predictUnit(x).logDensity(y01));
         PredictiveDistribution d = model.predict(x);
-        double[] point = model.predictPoint(x);
+        boolean tokens = model.head().generatesTokens();
+        Decoding dec = decoding == null ? Decoding.of(model.config().head().pointEstimate())
+                : decoding.decoding(model.config().head().pointEstimate(), trainer.seed(), tokens);
+        String pointNote = decoding == null ? "" : decoding.note(preset.name(), tokens);
+        double[] point = model.predictPoint(x, dec);
         double rmse = Math.sqrt(Metrics.mse(point, y));
         // tau is undefined (NaN, null in JSON) when the point predictions or the test targets are all equal
         double tau = isConstant(point) || isConstant(y) ? Double.NaN : Metrics.kendallTau(point, y);
@@ -228,7 +270,30 @@ public final class HeadRun {
         double[] pit = Calibration.pit(d, y);
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
-                spec.pointEstimate().label(), point,
-                lower, upper, pit, model);
+                dec.point().label(), point, lower, upper, pit, model, pointNote, special.length, nllSpecial);
+    }
+
+    private static int[] finiteRows(double[] y) {
+        return java.util.stream.IntStream.range(0, y.length).filter(i -> Double.isFinite(y[i])).toArray();
+    }
+
+    private static int[] nonFiniteRows(double[] y) {
+        return java.util.stream.IntStream.range(0, y.length).filter(i -> !Double.isFinite(y[i])).toArray();
+    }
+
+    private static double[][] rows(double[][] x, int[] idx) {
+        double[][] out = new double[idx.length][];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = x[idx[i]];
+        }
+        return out;
+    }
+
+    private static double[] values(double[] y, int[] idx) {
+        double[] out = new double[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = y[idx[i]];
+        }
+        return out;
     }
 }

@@ -35,7 +35,14 @@ import picocli.CommandLine.Option;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Train every head on one data set and compare them on held-out rows.",
             "Default data: UCI airfoil self-noise (1503 rows, 5 features, CC BY 4.0; see NOTICE), fold 0 of its "
-                    + "shipped 10-fold split."})
+                    + "shipped 10-fold split.",
+            "A head whose training fails (diverges or collapses, e.g. at a too large --lr) is marked FAILED with the "
+                    + "reason; the other heads go on."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every head trained",
+            "1:training failed for some head (its rows say FAILED; the other heads ran)",
+            "2:bad input (file, data or option)",
+            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
 final class CompareCommand implements Callable<Integer> {
     /** Default maximum epochs of compare (early stopping usually ends runs sooner). */
     static final int DEFAULT_EPOCHS = 300;
@@ -51,6 +58,10 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--target", paramLabel = "NAME", description = "Target column of --data (default: the last).")
     String target;
+
+    @Option(names = "--delimiter", paramLabel = "CHAR", description = "Cell delimiter of --data: one character, or "
+            + "'tab' (default: detected from the header line among comma, semicolon, tab and |).")
+    String delimiter;
 
     @Option(names = "--split", paramLabel = "FILE", description = "Fold file for --data: one fold number per data "
             + "row (as datasets/splits/<name>/fold.txt). Without it --data is split into 10 random folds "
@@ -84,10 +95,11 @@ final class CompareCommand implements Callable<Integer> {
         List<HeadCatalog.Preset> presets = catalog.select(training.heads);
         HeadRun.checkLoss(training.loss);
         decoding.check();
-        if (data == null && (target != null || split != null)) {
-            throw new IllegalArgumentException("--target and --split need --data");
+        if (data == null && (target != null || split != null || delimiter != null)) {
+            throw new IllegalArgumentException("--target, --split and --delimiter need --data");
         }
-        InputData input = data == null ? InputData.embedded() : InputData.csv(data, target, split, training.seed);
+        InputData input = data == null ? InputData.embedded()
+                : InputData.csv(data, target, split, training.seed, InputData.parseDelimiter(delimiter));
         int nonFinite = checkNonFinite(input, presets);
         int[] foldList = InputData.parseFolds(folds, input.folds().count());
         TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
@@ -119,6 +131,8 @@ final class CompareCommand implements Callable<Integer> {
             o.flush();
         }
         List<HeadRun.Result> results = new ArrayList<>();
+        List<HeadRun.FailedRun> failures = new ArrayList<>();
+        List<Object> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         List<String> pngs = new ArrayList<>();
         for (HeadCatalog.Preset p : presets) {
@@ -127,8 +141,21 @@ final class CompareCommand implements Callable<Integer> {
                 if (!quiet) {
                     System.err.printf(Locale.ROOT, "training %s on fold %d%n", p.name(), k);
                 }
-                HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, k, progress, decoding);
+                HeadRun.Result r;
+                try {
+                    r = HeadRun.run(p, training.loss, trainer, input, k, progress, decoding);
+                } catch (HeadRun.FailedRun f) {
+                    failures.add(f);
+                    rows.add(failedJson(f));
+                    if (!json) {
+                        o.printf(Locale.ROOT, "%-20s %-16s %4d FAILED (%s): %s%n", f.head, f.loss, f.fold, f.stopReason(),
+                                f.reason());
+                        o.flush();
+                    }
+                    continue;
+                }
                 results.add(r);
+                rows.add(resultJson(r));
                 for (String n : List.of(r.lossNote(), r.pointNote())) {
                     if (!n.isEmpty() && !notes.contains(n)) {
                         notes.add(n);
@@ -155,7 +182,7 @@ final class CompareCommand implements Callable<Integer> {
                 }
             }
         }
-        String jsonText = Json.write(toJson(input, trainer, header, results, notes, pngs));
+        String jsonText = Json.write(toJson(input, trainer, header, rows, notes, pngs));
         try {
             Files.writeString(dir.resolve("results.json"), jsonText + "\n");
         } catch (IOException e) {
@@ -165,13 +192,17 @@ final class CompareCommand implements Callable<Integer> {
             o.println(jsonText);
         } else {
             if (foldList.length > 1) {
-                printSummary(o, presets, results);
+                printSummary(o, presets, results, foldList.length);
             }
             notes.forEach(n -> o.println("note: " + n));
+            if (!failures.isEmpty()) {
+                o.printf(Locale.ROOT, "%d of %d runs FAILED to train (exit code %d); the others are reported as usual%n",
+                        failures.size(), failures.size() + results.size(), Regheads.EXIT_HEAD_FAILED);
+            }
             o.println("plots and results.json: " + dir);
         }
         o.flush();
-        return 0;
+        return failures.isEmpty() ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
     }
 
     /**
@@ -206,17 +237,24 @@ final class CompareCommand implements Callable<Integer> {
         return n;
     }
 
-    private static void printSummary(PrintWriter o, List<HeadCatalog.Preset> presets, List<HeadRun.Result> results) {
+    /** Mean +- std per head over the folds that trained (heads without any are listed as failed). */
+    private static void printSummary(PrintWriter o, List<HeadCatalog.Preset> presets, List<HeadRun.Result> results,
+            int folds) {
         o.println("mean +- std over folds:");
         for (HeadCatalog.Preset p : presets) {
             double[] nll = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::nll01).toArray();
             double[] rmse = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::rmse).toArray();
-            o.printf(Locale.ROOT, "%-20s NLL(y01) %s   RMSE %s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse));
+            if (nll.length == 0) {
+                o.printf(Locale.ROOT, "%-20s FAILED on every fold%n", p.name());
+            } else {
+                o.printf(Locale.ROOT, "%-20s NLL(y01) %s   RMSE %s%s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse),
+                        nll.length < folds ? String.format(Locale.ROOT, " (%d of %d folds trained)", nll.length, folds) : "");
+            }
         }
     }
 
-    private static Map<String, Object> toJson(InputData input, TrainerConfig t, List<String> header,
-            List<HeadRun.Result> results, List<String> notes, List<String> pngs) {
+    private static Map<String, Object> toJson(InputData input, TrainerConfig t, List<String> header, List<Object> rows,
+            List<String> notes, List<String> pngs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("command", "compare");
         m.put("dataset", input.label());
@@ -226,32 +264,47 @@ final class CompareCommand implements Callable<Integer> {
         m.put("split", input.splitSource());
         m.put("trainer", t.toString());
         m.put("definitions", header.get(2));
-        List<Object> rs = new ArrayList<>();
-        for (HeadRun.Result r : results) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("head", r.head());
-            e.put("loss", r.loss());
-            e.put("fold", r.fold());
-            e.put("trainRows", r.trainRows());
-            e.put("testRows", r.testRows());
-            e.put("nllY01", r.nll01());
-            e.put("clippedRows", r.clipped());
-            e.put("rmse", r.rmse());
-            e.put("kendallTau", r.kendallTau());
-            e.put("pointEstimate", r.pointName());
-            e.put("nonFiniteTestRows", r.nonFinite());
-            e.put("nllNonFinite", r.nllNonFinite());
-            e.put("crps", r.crps());
-            e.put("coverage90", r.coverage90());
-            e.put("trainSeconds", r.trainSeconds());
-            e.put("epochs", r.epochs());
-            e.put("stopReason", r.stopReason());
-            e.put("pitHistogram", r.pitHistogram());
-            rs.add(e);
-        }
-        m.put("results", rs);
+        m.put("results", rows);
         m.put("notes", notes);
         m.put("plots", pngs);
         return m;
+    }
+
+    private static Map<String, Object> resultJson(HeadRun.Result r) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("head", r.head());
+        e.put("loss", r.loss());
+        e.put("fold", r.fold());
+        e.put("failed", false);
+        e.put("trainRows", r.trainRows());
+        e.put("testRows", r.testRows());
+        e.put("nllY01", r.nll01());
+        e.put("clippedRows", r.clipped());
+        e.put("rmse", r.rmse());
+        e.put("kendallTau", r.kendallTau());
+        e.put("pointEstimate", r.pointName());
+        e.put("nonFiniteTestRows", r.nonFinite());
+        e.put("nllNonFinite", r.nllNonFinite());
+        e.put("crps", r.crps());
+        e.put("coverage90", r.coverage90());
+        e.put("trainSeconds", r.trainSeconds());
+        e.put("epochs", r.epochs());
+        e.put("stopReason", r.stopReason());
+        e.put("pitHistogram", r.pitHistogram());
+        return e;
+    }
+
+    /** A head that failed to train: no metrics, the stop reason and the trainer's message. */
+    private static Map<String, Object> failedJson(HeadRun.FailedRun f) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("head", f.head);
+        e.put("loss", f.loss);
+        e.put("fold", f.fold);
+        e.put("failed", true);
+        e.put("stopReason", f.stopReason());
+        e.put("message", f.reason());
+        e.put("epochs", f.result.epochsRun());
+        e.put("trainSeconds", f.result.wallTime().toNanos() * 1e-9);
+        return e;
     }
 }

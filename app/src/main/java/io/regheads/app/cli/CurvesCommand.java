@@ -134,11 +134,20 @@ final class CurvesCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "function %s: %d training and %d test samples; %s%n", function, train.rows(), test.rows(),
                 TrainingOptions.describe(trainer));
         o.printf(Locale.ROOT, "%-20s %-16s %9s %9s %6s %8s%n", "head", "loss", "NLL(y01)", "RMSE", "cov90", "train s");
+        int failed = 0;
         for (HeadCatalog.Preset p : presets) {
             if (!quiet) {
                 System.err.printf(Locale.ROOT, "training %s on %s%n", p.name(), function);
             }
-            HeadRun.Result r = HeadRun.run(p, training.loss, trainer, input, 0, ProgressListener.none());
+            HeadRun.Result r;
+            try {
+                r = HeadRun.run(p, training.loss, trainer, input, 0, ProgressListener.none());
+            } catch (HeadRun.FailedRun f) {
+                failed++;
+                o.printf(Locale.ROOT, "%-20s %-16s FAILED (%s): %s%n", f.head, f.loss, f.stopReason(), f.reason());
+                o.flush();
+                continue;
+            }
             Path png = dir.resolve("curves-" + function + "-" + p.name() + ".png");
             plot(r, train, String.format(Locale.ROOT, "%s on %s: NLL(y01) %.3f", p.name(), function, r.nll01()), png);
             o.printf(Locale.ROOT, "%-20s %-16s %9.4f %9.4f %6.3f %8.1f%n", r.head(), r.loss(), r.nll01(), r.rmse(),
@@ -147,7 +156,7 @@ final class CurvesCommand implements Callable<Integer> {
         }
         o.println("plots: " + dir);
         o.flush();
-        return 0;
+        return failed == 0 ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
     }
 
     private static void plot(HeadRun.Result r, Dataset train, String title, Path file) {

@@ -92,6 +92,37 @@ public final class HeadRun {
         }
     }
 
+    /**
+     * A head that did not train on a fold: training diverged or left an unusable model ({@link
+     * TrainingResult#failed()}). The commands print it as a failed row and go on with the other heads; their exit
+     * code is then {@link Regheads#EXIT_HEAD_FAILED}. Not bad input: the same data may train with other settings.
+     */
+    static final class FailedRun extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String head;
+        final String loss;
+        final int fold;
+        final transient TrainingResult result;
+
+        FailedRun(String head, String loss, int fold, String label, TrainingResult result) {
+            super(head + " on fold " + fold + " of " + label + ": " + result.message());
+            this.head = head;
+            this.loss = loss;
+            this.fold = fold;
+            this.result = result;
+        }
+
+        /** DIVERGED or FAILED. */
+        String stopReason() {
+            return result.stopReason().name();
+        }
+
+        /** The trainer's one-line account (what, where, what to try). */
+        String reason() {
+            return result.message();
+        }
+    }
+
     private static boolean isConstant(double[] v) {
         for (double e : v) {
             if (e != v[0]) {
@@ -183,6 +214,7 @@ public final class HeadRun {
      * @param trainer       trainer settings (seed, epochs, learning rate, early stopping)
      * @param progress      training progress sink
      * @throws IllegalArgumentException if the fold is out of range or the training or test fold is too small
+     * @throws FailedRun                if training diverged or left an unusable model
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
@@ -231,7 +263,9 @@ public final class HeadRun {
         ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer);
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
-        Checks.require(!tr.diverged(), "%s on fold %d of %s: %s", preset.name(), fold, input.label(), tr.message());
+        if (tr.failed()) {
+            throw new FailedRun(preset.name(), loss.loss(), fold, input.label(), tr);
+        }
 
         double[][] allX = test.x();
         double[] allY = test.y();

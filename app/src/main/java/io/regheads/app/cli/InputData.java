@@ -58,17 +58,24 @@ public record InputData(String label, Dataset data, Folds folds, String splitSou
         }
     }
 
+    /** As {@link #csv(Path, String, Path, long, Character)} with the delimiter detected. */
+    public static InputData csv(Path file, String target, Path foldFile, long seed) {
+        return csv(file, target, foldFile, seed, null);
+    }
+
     /**
-     * A CSV file (header row, numeric cells) with the target {@code target} ({@code null}: last column), split by
+     * A CSV file (header row, numeric cells; read by {@link CsvLoader}: quoted cells, an Excel byte-order mark and
+     * semicolon or tab delimiters are fine) with the target {@code target} ({@code null}: last column), split by
      * {@code foldFile} when given, else at random with {@code seed}.
      *
+     * @param delimiter the cell delimiter, or null to detect it from the header line
      * @throws IllegalArgumentException if the file is missing, malformed, too small, has a constant target, or the
      *                                  fold file does not match
      */
-    public static InputData csv(Path file, String target, Path foldFile, long seed) {
+    public static InputData csv(Path file, String target, Path foldFile, long seed, Character delimiter) {
         Checks.notNull("file", file);
         Checks.require(Files.isRegularFile(file), "--data: file not found: %s", file);
-        Dataset d = CsvLoader.load(file, target);
+        Dataset d = CsvLoader.load(file, target, delimiter);
         String name = file.getFileName().toString().replaceFirst("(?i)\\.csv$", "");
         check(d, name);
         if (foldFile != null) {
@@ -97,6 +104,24 @@ public record InputData(String label, Dataset data, Folds folds, String splitSou
         Checks.require(hi > lo, "%s: target '%s' is constant (every finite row is %s); there is nothing to regress", label,
                 d.targetName(), lo);
         return d;
+    }
+
+    /**
+     * The {@code --delimiter} value as a character: one character as is, {@code tab} or {@code \t} for a tab;
+     * null stays null (detect).
+     *
+     * @throws IllegalArgumentException for anything else, naming the option
+     */
+    public static Character parseDelimiter(String value) {
+        if (value == null) {
+            return null;
+        }
+        if (value.equalsIgnoreCase("tab") || value.equals("\\t")) {
+            return '\t';
+        }
+        Checks.require(value.length() == 1 && value.charAt(0) != '"',
+                "--delimiter must be one character other than a double quote, or 'tab', got '%s'", value);
+        return value.charAt(0);
     }
 
     /** Fold of every row for a seeded random split into {@link #RANDOM_FOLDS} folds (sizes differ by <= 1). */

@@ -229,7 +229,7 @@ final class RepeatCommand implements Callable<Integer> {
             System.err.printf(Locale.ROOT, "training r=%d (%d tokens per target)%n", r, tok.sequenceLength());
             Dataset scaled = train.withX(standardised(train.x()));
             TrainingResult tr = new Trainer(tc).fit(m, scaled);
-            Checks.require(!tr.diverged(), "training with r=%d diverged: %s", r, tr.message());
+            tr.requireConverged(); // a failure ends the command with exit code 1 and the trainer's message
             DecoderDistribution d = head.distribution(enc.forward(xTest, Arena.none()).output());
             double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
                     DecoderDistribution.Sampling.plain());

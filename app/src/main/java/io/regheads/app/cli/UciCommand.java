@@ -1,9 +1,9 @@
 package io.regheads.app.cli;
 
+import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Folds;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -29,7 +29,8 @@ import picocli.CommandLine;
  * repository's {@code datasets/} folder. For each
  * dataset, head and fold: train on the other 9 folds (x standardised, y min-max scaled on the training fold), report
  * the test NLL of y scaled to [0, 1] by the training min and max (see {@link HeadRun}); then a markdown table with
- * mean +- std over the folds per head beside the paper's four columns ({@link #PAPER}).
+ * mean +- std over the folds per head beside the paper's four columns ({@link #PAPER}). The fits are independent
+ * tasks ({@link UciFits}) run by a {@link TaskRunner}: one after another here, or as Spark tasks with {@code --spark}.
  *
  * <p>Not thread-safe (one instance per invocation).
  */
@@ -92,6 +93,12 @@ final class UciCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No per-run progress lines on stderr.")
     boolean quiet;
 
+    @Option(names = "--spark", arity = "0..1", fallbackValue = "", paramLabel = "MASTER",
+            description = {"Run the fits as Spark tasks (needs the regheads-spark module and Spark on the class path; "
+                    + "see docs/spark.md): a master URL such as local[2], or no value for the master spark-submit "
+                    + "sets. Same table as without it when the ND4J thread settings are the same."})
+    String spark;
+
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
@@ -114,23 +121,63 @@ final class UciCommand implements Callable<Integer> {
             inputs.add(new InputData(n, CsvLoader.load(datasetsDir.resolve(n + ".csv")), f, "splits/" + n + "/fold.txt"));
         }
         long started = System.nanoTime();
+        int failed = 0;
+        List<UciFits.Fit> fits = new ArrayList<>(); // dataset x head x fold, in table order
+        List<int[]> foldLists = new ArrayList<>();
+        for (int d = 0; d < inputs.size(); d++) {
+            int[] foldList = InputData.parseFolds(folds, inputs.get(d).folds().count());
+            foldLists.add(foldList);
+            for (HeadCatalog.Preset p : presets) {
+                for (int k : foldList) {
+                    fits.add(new UciFits.Fit(d, p.name(), k));
+                }
+            }
+        }
+        List<UciFits.Result> results;
+        try (TaskRunner runner = spark == null ? TaskRunner.sequential() : TaskRunner.open("spark", spark)) {
+            results = runner.run(fits, new UciFits.Function(inputs, trainer, training.loss), r -> {
+                if (r.failed()) { // always reported, listed in the JSON, left out of the means
+                    System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: FAILED (%s): %s%n", r.dataset(), r.head(),
+                            r.fold(), r.stopReason(), r.message());
+                } else if (!quiet) {
+                    System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: NLL(y01) %8.4f  RMSE %8.4f  %3d epochs  %5.1f s%n",
+                            r.dataset(), r.head(), r.fold(), r.nll01(), r.rmse(), r.epochs(), r.trainSeconds());
+                }
+            });
+        }
         Map<String, Map<String, double[]>> nll = new LinkedHashMap<>();
         Map<String, Map<String, double[]>> seconds = new LinkedHashMap<>();
         List<Object> perFold = new ArrayList<>();
-        for (InputData in : inputs) {
-            int[] foldList = InputData.parseFolds(folds, in.folds().count());
+        int next = 0;
+        for (int d = 0; d < inputs.size(); d++) {
+            int[] foldList = foldLists.get(d);
             Map<String, double[]> byHead = new LinkedHashMap<>();
             Map<String, double[]> timeByHead = new LinkedHashMap<>();
             for (HeadCatalog.Preset p : presets) {
                 double[] v = new double[foldList.length];
                 double[] s = new double[foldList.length];
                 for (int i = 0; i < foldList.length; i++) {
-                    HeadRun.Result r = HeadRun.run(p, training.loss, trainer, in, foldList[i], ProgressListener.none());
+                    UciFits.Result r = results.get(next++);
+                    if (r.failed()) {
+                        failed++;
+                        v[i] = Double.NaN;
+                        s[i] = r.trainSeconds();
+                        Map<String, Object> e = new LinkedHashMap<>();
+                        e.put("dataset", r.dataset());
+                        e.put("head", r.head());
+                        e.put("loss", r.loss());
+                        e.put("fold", r.fold());
+                        e.put("failed", true);
+                        e.put("stopReason", r.stopReason());
+                        e.put("message", r.message());
+                        perFold.add(e);
+                        continue;
+                    }
                     v[i] = r.nll01();
                     s[i] = r.trainSeconds();
                     Map<String, Object> e = new LinkedHashMap<>();
-                    e.put("dataset", in.label());
-                    e.put("head", p.name());
+                    e.put("dataset", r.dataset());
+                    e.put("head", r.head());
                     e.put("loss", r.loss());
                     e.put("fold", r.fold());
                     e.put("nllY01", r.nll01());
@@ -141,16 +188,12 @@ final class UciCommand implements Callable<Integer> {
                     e.put("epochs", r.epochs());
                     e.put("trainSeconds", r.trainSeconds());
                     perFold.add(e);
-                    if (!quiet) {
-                        System.err.printf(Locale.ROOT, "%-9s %-10s fold %d: NLL(y01) %8.4f  RMSE %8.4f  %3d epochs  %5.1f s%n",
-                                in.label(), p.name(), r.fold(), r.nll01(), r.rmse(), r.epochs(), r.trainSeconds());
-                    }
                 }
                 byHead.put(p.name(), v);
                 timeByHead.put(p.name(), s);
             }
-            nll.put(in.label(), byHead);
-            seconds.put(in.label(), timeByHead);
+            nll.put(inputs.get(d).label(), byHead);
+            seconds.put(inputs.get(d).label(), timeByHead);
         }
         double minutes = (System.nanoTime() - started) * 1e-9 / 60;
         String command = "./regheads " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
@@ -176,9 +219,23 @@ final class UciCommand implements Callable<Integer> {
             o.print(md);
             o.println();
             o.println("table written to " + file);
+            if (failed > 0) {
+                o.printf(Locale.ROOT, "%d runs FAILED to train (exit code %d): see stderr; the table averages the folds "
+                        + "that trained%n", failed, Regheads.EXIT_HEAD_FAILED);
+            }
         }
         o.flush();
-        return 0;
+        return failed == 0 ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
+    }
+
+    /** Mean +- std over the folds that trained (NaN marks a failed fold): "failed" if none did. */
+    static String cell(double[] nll) {
+        double[] ok = java.util.Arrays.stream(nll).filter(v -> !Double.isNaN(v)).toArray();
+        if (ok.length == 0) {
+            return "failed";
+        }
+        return Stats.meanStd(ok) + (ok.length < nll.length ? String.format(Locale.ROOT, " (%d of %d folds; %d failed)",
+                ok.length, nll.length, nll.length - ok.length) : "");
     }
 
     /** The markdown report: protocol, command, table of mean +- std per head beside the paper's columns. */
@@ -206,7 +263,7 @@ final class UciCommand implements Callable<Integer> {
             int n = e.getValue().values().iterator().next().length;
             sb.append("| ").append(e.getKey()).append(" | ").append(n).append(" |");
             for (HeadCatalog.Preset p : presets) {
-                sb.append(' ').append(Stats.meanStd(e.getValue().get(p.name()))).append(" |");
+                sb.append(' ').append(cell(e.getValue().get(p.name()))).append(" |");
             }
             double[] paper = PAPER.get(e.getKey());
             for (int c = 0; c < PAPER_COLUMNS.length; c++) {

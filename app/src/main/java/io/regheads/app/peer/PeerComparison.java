@@ -82,7 +82,7 @@ public final class PeerComparison {
             case "pointwise" -> new PointwiseSpec(false);
             case "histogram" -> new HistogramSpec(256, false);
             case "mdn" -> new MixtureSpec(10);
-            case "decoder" -> DecoderSpec.peer(); // ReLU MLP, as the peer's block
+            case "decoder" -> DecoderSpec.referenceSetup(); // ReLU MLP, as the peer's block
             default -> throw new IllegalArgumentException("head must be pointwise, histogram, mdn or decoder, got " + name);
         };
     }

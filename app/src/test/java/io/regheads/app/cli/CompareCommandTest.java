@@ -160,7 +160,8 @@ class CompareCommandTest {
 
     @Test
     void targetWithoutDataIsRejected() {
-        assertOneLineError(CliTestSupport.run("compare", "--target", "y"), "--target and --split need --data");
+        assertOneLineError(CliTestSupport.run("compare", "--target", "y"),
+                "--target, --split and --delimiter need --data");
     }
 
     private static int count(String s, String part) {

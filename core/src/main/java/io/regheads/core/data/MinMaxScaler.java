@@ -32,7 +32,9 @@ public final class MinMaxScaler {
     public static MinMaxScaler of(double min, double max) {
         Checks.finite("min", min);
         Checks.finite("max", max);
-        Checks.require(max - min > 0 && Double.isFinite(max - min), "max must be > min, got min %s, max %s", min, max);
+        Checks.require(Double.isFinite(max - min), "max - min must be finite, got %s (min %s, max %s)", max - min, min,
+                max);
+        Checks.require(max - min > 0, "max must be > min, got min %s, max %s", min, max);
         return new MinMaxScaler(min, max);
     }
 
@@ -40,7 +42,8 @@ public final class MinMaxScaler {
      * Fits on training targets.
      *
      * @param yTrain {@code [N]}, N >= 1, finite, not constant
-     * @throws IllegalArgumentException if empty, non-finite, or constant (max - min = 0: no scale exists)
+     * @throws IllegalArgumentException if empty, non-finite, constant (max - min = 0: no scale exists), or if max -
+     *                                  min overflows (e.g. -1.7e308 and 1.7e308; said as such)
      */
     public static MinMaxScaler fit(double[] yTrain) {
         Checks.allFinite("yTrain", yTrain);
@@ -51,7 +54,9 @@ public final class MinMaxScaler {
             lo = Math.min(lo, v);
             hi = Math.max(hi, v);
         }
-        Checks.require(hi - lo > 0 && Double.isFinite(hi - lo),
+        Checks.require(Double.isFinite(hi - lo), "yTrain range must be finite, got max - min = %s (min %s, max %s): it "
+                + "overflows double; scale y down (e.g. divide by 1e300)", hi - lo, lo, hi);
+        Checks.require(hi - lo > 0,
                 "yTrain must not be constant (max - min must be > 0 and finite), got min %s, max %s", lo, hi);
         return new MinMaxScaler(lo, hi);
     }

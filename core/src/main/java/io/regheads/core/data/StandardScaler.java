@@ -50,7 +50,8 @@ public final class StandardScaler {
     /**
      * Fits on the rows of {@code x} {@code [N][D]}.
      *
-     * @throws IllegalArgumentException if x is empty, ragged or non-finite
+     * @throws IllegalArgumentException if x is empty, ragged or non-finite, or a column's mean or standard deviation
+     *                                  overflows double (values near +-1.8e308)
      */
     public static StandardScaler fit(double[][] x) {
         Checks.notNull("x", x);
@@ -77,6 +78,9 @@ public final class StandardScaler {
                 ss += dev * dev;
             }
             double sd = Math.sqrt(ss / x.length);
+            Checks.require(Double.isFinite(mean[j]) && Double.isFinite(sd), "x column %d has values too large for a mean "
+                    + "and standard deviation in double (largest magnitude %s, standard deviation %s); scale the column "
+                    + "down before fitting", j, maxAbs[j], sd);
             scale[j] = sd <= 1e-12 * Math.max(1, maxAbs[j]) ? 1.0 : sd;
         }
         return new StandardScaler(mean, scale);

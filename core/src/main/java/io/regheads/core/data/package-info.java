@@ -1,10 +1,12 @@
 /**
  * Regression data: {@link io.regheads.core.data.Dataset} (features x {@code [N, D]}, targets y {@code [N]},
- * column names), {@link io.regheads.core.data.CsvLoader} (header row, target = last or named column), {@link
+ * column names), {@link io.regheads.core.data.CsvLoader} (header row, target = last or named column; through Apache
+ * Commons CSV: quotes, byte-order mark, detected delimiter), {@link
  * io.regheads.core.data.Folds} (the 10-fold files of the UCI protocol, {@code splits/<name>/fold.txt}), and the
  * scalers fitted on training rows only: {@link io.regheads.core.data.StandardScaler} for x and {@link
  * io.regheads.core.data.MinMaxScaler} for y (with the log-Jacobian that converts densities back to original
- * units).
+ * units), and {@link io.regheads.core.data.TargetCheck}, which refuses targets min-max scaling cannot carry (extreme
+ * values, an overflowing range) and warns about heavy tails.
  *
  * <p>Typical UCI protocol for split k:
  * <pre>{@code

@@ -42,10 +42,16 @@ public interface PredictiveDistribution {
      */
     double[] inverseCumulativeProbability(double p);
 
-    /** E[Y] per row. */
+    /**
+     * E[Y] per row.
+     *
+     * @throws IllegalStateException where an implementation cannot compute it in bounded time and says so instead
+     *                               of running for minutes, naming the alternatives (a decoder over a tokenizer whose
+     *                               tokens are not in value order: use {@link #median()})
+     */
     double[] mean();
 
-    /** Var[Y] per row. */
+    /** Var[Y] per row; may refuse as {@link #mean()} does. */
     double[] variance();
 
     /** The 0.5 quantile per row. */

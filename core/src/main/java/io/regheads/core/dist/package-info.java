@@ -2,7 +2,8 @@
  * The predictive-distribution contract and helpers shared by all heads.
  *
  * <p>{@link io.regheads.core.dist.PredictiveDistribution} (batched: B rows), {@link
- * io.regheads.core.dist.AffineTransformed} (reporting in original y units with the Jacobian correction) and
- * {@link io.regheads.core.internal.StdNormal} (tail-accurate normal functions).
+ * io.regheads.core.dist.AffineTransformed} (reporting in original y units with the Jacobian correction), {@link
+ * io.regheads.core.dist.PredictionCheck} (whether predictions on held-out rows have collapsed) and {@link
+ * io.regheads.core.internal.StdNormal} (tail-accurate normal functions).
  */
 package io.regheads.core.dist;

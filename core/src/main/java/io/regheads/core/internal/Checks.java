@@ -136,6 +136,38 @@ public final class Checks {
         return array;
     }
 
+    /**
+     * A batch of rows: rank 2, {@code columns} columns, at least one row. Returns it. The message names the expected
+     * shape with its legend, e.g. {@code "phi must have shape [B, D] = [B, 8] with B >= 1, got [2, 4, 8]"}.
+     *
+     * @param legend the letter of the column count in the shape legend ({@code "D"}, {@code "K"})
+     */
+    public static INDArray rows(String name, INDArray array, String legend, long columns) {
+        notNull(name, array);
+        if (array.rank() != 2 || array.size(1) != columns || array.size(0) < 1) {
+            throw new IllegalArgumentException(name + " must have shape [B, " + legend + "] = [B, " + columns
+                    + "] with B >= 1, got " + Arrays.toString(array.shape()));
+        }
+        return array;
+    }
+
+    /**
+     * Every element of a rank-2 array finite; the message names the row and column of the first offending value,
+     * e.g. {@code "phi must be finite, got Infinity at row 3, column 0"}. One host copy. Returns it.
+     */
+    public static INDArray finiteRows(String name, INDArray array) {
+        rank(name, array, 2);
+        long cols = array.size(1);
+        double[] v = Host.doubles(array);
+        for (int i = 0; i < v.length; i++) {
+            if (!Double.isFinite(v[i])) {
+                throw new IllegalArgumentException(name + " must be finite, got " + v[i] + " at row " + (i / cols)
+                        + ", column " + (i % cols));
+            }
+        }
+        return array;
+    }
+
     /** Array has the given rank. Returns it. */
     public static INDArray rank(String name, INDArray array, int rank) {
         notNull(name, array);

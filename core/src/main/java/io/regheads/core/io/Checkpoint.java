@@ -155,10 +155,14 @@ public record Checkpoint(String metadata, Map<String, INDArray> tensors) {
     /**
      * Reads a checkpoint.
      *
-     * @throws IllegalArgumentException if the file is missing, not a regheads model, of an unknown version,
-     *                                  truncated or corrupt (the message says which)
+     * @throws IllegalArgumentException if the path is null, missing or a directory, or the file is not a regheads
+     *                                  model, of an unknown version, truncated or corrupt (the message says which)
+     * @throws UncheckedIOException     if an existing regular file cannot be read (permissions, I/O error)
      */
     public static Checkpoint read(Path file) {
+        Checks.notNull("file", file);
+        Checks.require(!Files.isDirectory(file), "model file %s is a directory; give the path of a file written by "
+                + "save", file);
         byte[] all;
         try {
             all = Files.readAllBytes(file);

@@ -160,6 +160,59 @@ public final class Linear implements Layer<Linear.Cache> {
         return dx;
     }
 
+    /**
+     * {@code x W + b} for inference, as a host array {@code [N * out]} (row-major): the usual forward pass in the
+     * parameters' precision, then every row whose output is not finite recomputed in double precision from host
+     * copies of the parameters. A finite float input times finite float weights, summed over {@code in} terms, is
+     * finite in double, so for float layers every finite input row gets a finite output; a float row overflows only
+     * for inputs around 1e36 and beyond.
+     *
+     * @param name  the input's name for messages (e.g. {@code "phi"})
+     * @param input {@code [N, in]} of the parameters' type, finite
+     * @return {@code [N * out]}
+     * @throws IllegalArgumentException if input is not {@code [N, in]}, has a non-finite value (the message names
+     *                                  its row and column), or a row's output overflows even in double (names the row)
+     */
+    public double[] inferRows(String name, INDArray input) {
+        Checks.rows(name, input, "in", in);
+        int n = Math.toIntExact(input.size(0));
+        Checks.finiteRows(name, input);
+        double[] x = Host.doubles(input); // [N * in]
+        double[] y = Host.doubles(forward(input, Arena.none()).output()); // [N * out]
+        double[] w = null;
+        for (int r = 0; r < n; r++) {
+            int bad = firstNonFinite(y, r * out, out);
+            if (bad < 0) {
+                continue;
+            }
+            if (w == null) {
+                w = Host.doubles(weight.value()); // [in, out]
+            }
+            double[] b = Host.doubles(bias.value()); // [out]
+            for (int i = 0; i < in; i++) {
+                for (int j = 0; j < out; j++) {
+                    b[j] += x[r * in + i] * w[i * out + j];
+                }
+            }
+            System.arraycopy(b, 0, y, r * out, out);
+            bad = firstNonFinite(y, r * out, out);
+            if (bad >= 0) {
+                throw new IllegalArgumentException("the output of " + this + " for " + name + " row " + r + " must be "
+                        + "finite, got " + y[r * out + bad] + " at column " + bad + " even in double precision");
+            }
+        }
+        return y;
+    }
+
+    private static int firstNonFinite(double[] v, int from, int n) {
+        for (int j = 0; j < n; j++) {
+            if (!Double.isFinite(v[from + j])) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
     /** Every row of {@code y2} [n, out] := {@code b} [out], by bulk host copies. */
     private void fillRows(INDArray y2, INDArray b, int n, Arena arena) {
         if (type == DataType.FLOAT) {

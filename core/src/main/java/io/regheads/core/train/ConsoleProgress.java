@@ -52,6 +52,17 @@ public final class ConsoleProgress implements ProgressListener {
         print(format(p));
     }
 
+    /** Prints {@code "warning: " + message} on a line of its own. */
+    @Override
+    public void onWarning(String message) {
+        if (lastLength > 0) {
+            out.print('\n');
+            lastLength = 0;
+        }
+        out.println("warning: " + message);
+        out.flush();
+    }
+
     @Override
     public void onFinish(TrainingResult r) {
         print(r.message());

@@ -3,6 +3,7 @@ package io.regheads.core.train;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import java.util.List;
+import java.util.Optional;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -45,6 +46,23 @@ public interface TrainableModel {
      * @return mean loss over the B rows
      */
     double evaluate(INDArray x, double[] y, Arena arena);
+
+    /**
+     * Looks for a model that trained without a numeric failure but predicts uselessly, e.g. a histogram whose
+     * encoder died (every row gets the same distribution) or distributions that miss nearly every target. The
+     * trainer calls it once after a run that did not diverge, on the weights it leaves in the model, with up to
+     * {@value Trainer#DIAGNOSE_ROWS} validation rows (training rows without a validation set); a non-empty answer
+     * ends the run as {@link TrainingResult.StopReason#FAILED} with that text, as does an exception (its message is
+     * kept). It must not change parameters or gradients. {@link io.regheads.core.dist.PredictionCheck} does the
+     * generic test for models that give predictive distributions.
+     *
+     * @param x {@code [B, D]} features, as for {@link #evaluate}
+     * @param y {@code [B]} targets in the units the model trains on
+     * @return a one-line description of the problem, or empty (the default: no check)
+     */
+    default Optional<String> diagnose(INDArray x, double[] y) {
+        return Optional.empty();
+    }
 
     /** Floating type of the x batches the trainer builds: by default that of the first parameter. */
     default DataType dataType() {

@@ -2,6 +2,7 @@ package io.regheads.core.train;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -37,11 +39,24 @@ import org.nd4j.linalg.factory.Nd4j;
  *       {@code batchSize}. A strictly lower loss copies the parameter values into separate, preallocated arrays
  *       (never aliases); {@code patience} epochs without improvement stop the run. At the end the best copy is
  *       written back, so the model holds the best-validation weights.</li>
- *   <li>Divergence: a non-finite training loss, gradient norm (when clipping) or validation loss ends the run
- *       with {@link TrainingResult.StopReason#DIVERGED} and a message such as {@code "training diverged: loss NaN at
- *       epoch 3, step 17"} (1-based epoch and step within the epoch); the model gets back the best weights so far
- *       (or, without validation, those at the end of the last completed epoch; the initial ones if none).
- *       {@link TrainingResult#requireConverged()} turns that into an exception.</li>
+ *   <li>Before the first step the validation loss L0 of the initial weights is computed (without validation,
+ *       L0 is the first batch's training loss).</li>
+ *   <li>Divergence ends the run with {@link TrainingResult.StopReason#DIVERGED}: a non-finite training loss,
+ *       gradient norm (checked when clipping) or validation loss; a training loss (per step) or validation loss
+ *       (per epoch) L with {@code L - L0 > }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}; a parameter, checked
+ *       at each epoch's end, that is not finite or larger in magnitude than {@value #PARAMETER_GROWTH} times
+ *       max(its run's largest initial magnitude, 1) (a non-finite gradient shows up here, or as a non-finite loss
+ *       at the next step); or an exception from the model while such a parameter is present (the model refused
+ *       its own non-finite output; with healthy parameters the exception is rethrown as the error it is). The
+ *       message says what, where and what to try, e.g. {@code "training diverged: validation loss 2.229e+11 at
+ *       epoch 1 is far above its value before training (0.04130); try a lower learning rate (now 10.0) or gradient
+ *       clipping (clipNorm)"} (1-based epoch and step within the epoch). The model gets back the best weights so
+ *       far (or, without validation, those at the end of the last completed epoch; the initial ones if none).</li>
+ *   <li>A run that did not diverge ends with {@link TrainableModel#diagnose} on up to {@value #DIAGNOSE_ROWS}
+ *       validation rows (training rows without validation) and the weights the model keeps; a reported problem
+ *       makes it {@link TrainingResult.StopReason#FAILED}, e.g. {@code "training failed: every one of the 100 rows
+ *       gets the same predictive distribution ..."}.</li>
+ *   <li>{@link TrainingResult#requireConverged()} turns either failure into a {@link TrainingFailedException}.</li>
  * </ol>
  * Without validation the run lasts {@code maxEpochs} epochs and keeps the final weights.
  *
@@ -58,6 +73,16 @@ import org.nd4j.linalg.factory.Nd4j;
  * concurrent use on the same model.
  */
 public final class Trainer {
+    /**
+     * A training or validation loss L counts as diverged when {@code L - L0 > EXPLOSION_FACTOR * max(|L0|, 1)}, L0
+     * the loss before training.
+     */
+    public static final double EXPLOSION_FACTOR = 100;
+    /** A parameter counts as exploded beyond {@code PARAMETER_GROWTH * max(largest initial |parameter|, 1)}. */
+    public static final double PARAMETER_GROWTH = 1e6;
+    /** Rows passed to {@link TrainableModel#diagnose} after training. */
+    public static final int DIAGNOSE_ROWS = 256;
+
     private final TrainerConfig config;
     private final ProgressListener listener;
 
@@ -166,6 +191,8 @@ public final class Trainer {
         private final long start = System.nanoTime();
         private final List<Double> trainLosses = new ArrayList<>();
         private final List<Double> validationLosses = new ArrayList<>();
+        private final double parameterLimit;
+        private double initialLoss = Double.NaN; // validation loss before training, else the first batch's loss
         private double bestVal = Double.NaN;
         private int bestEpoch;
         private long steps;
@@ -179,9 +206,12 @@ public final class Trainer {
             this.validation = validation;
             this.type = type;
             this.snapshot = new INDArray[params.size()];
+            double largest = 0;
             for (int i = 0; i < snapshot.length; i++) {
                 snapshot[i] = params.get(i).value().dup('c'); // initial weights: restored if nothing better exists
+                largest = Math.max(largest, snapshot[i].amaxNumber().doubleValue());
             }
+            this.parameterLimit = PARAMETER_GROWTH * Math.max(largest, 1);
         }
 
         TrainingResult run() {
@@ -190,6 +220,13 @@ public final class Trainer {
             int b = config.batchSize();
             int stepsPerEpoch = (n + b - 1) / b;
             int[] order = PermutationSampler.natural(n);
+            if (validation != null) {
+                initialLoss = evaluate(); // an exception here is not divergence: nothing was trained yet
+                if (!Double.isFinite(initialLoss)) {
+                    return diverged(0, "validation loss " + initialLoss + " before training (check the data and the "
+                            + "model's initialisation)", false);
+                }
+            }
             int bad = 0;
             int epoch = 0;
             while (epoch < config.maxEpochs()) {
@@ -205,14 +242,25 @@ public final class Trainer {
                     train.copyTargets(order, from, count, y);
                     optimizer.zeroGrad();
                     arena.reset();
-                    double loss = model.trainStep(x, y, arena);
+                    double loss;
+                    try {
+                        loss = model.trainStep(x, y, arena);
+                    } catch (RuntimeException e) {
+                        return numericFailure(e, epoch, "at epoch " + epoch + ", step " + step);
+                    }
                     if (!Double.isFinite(loss)) {
-                        return diverged(epoch, "loss " + loss + " at epoch " + epoch + ", step " + step);
+                        return diverged(epoch, "loss " + loss + " at epoch " + epoch + ", step " + step, true);
+                    }
+                    if (Double.isNaN(initialLoss)) {
+                        initialLoss = loss; // without validation: the first batch's loss, before any update
+                    } else if (farAbove(loss)) {
+                        return diverged(epoch, String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far "
+                                + "above its value before training (%.4g)", loss, epoch, step, initialLoss), true);
                     }
                     if (config.clipping()) {
                         double norm = GradientClipping.clipByGlobalNorm(params, config.clipNorm());
                         if (!Double.isFinite(norm)) {
-                            return diverged(epoch, "gradient norm " + norm + " at epoch " + epoch + ", step " + step);
+                            return diverged(epoch, "gradient norm " + norm + " at epoch " + epoch + ", step " + step, true);
                         }
                     }
                     optimizer.step();
@@ -221,6 +269,10 @@ public final class Trainer {
                     double lastVal = validationLosses.isEmpty() ? Double.NaN : validationLosses.get(validationLosses.size() - 1);
                     listener.onStep(new Progress(epoch, config.maxEpochs(), step, stepsPerEpoch, loss, lastVal, bestVal,
                             bestEpoch, elapsed()));
+                }
+                String badParam = checkParameters();
+                if (badParam != null) {
+                    return diverged(epoch, badParam + " after epoch " + epoch, true);
                 }
                 double trainLoss = sum / n;
                 trainLosses.add(trainLoss);
@@ -232,10 +284,20 @@ public final class Trainer {
                             Double.NaN, Double.NaN, 0, elapsed()));
                     continue;
                 }
-                double val = evaluate();
-                if (!Double.isFinite(val)) {
+                double val;
+                try {
+                    val = evaluate();
+                } catch (RuntimeException e) {
                     trainLosses.remove(trainLosses.size() - 1);
-                    return diverged(epoch, "validation loss " + val + " at epoch " + epoch);
+                    return numericFailure(e, epoch, "in the validation after epoch " + epoch);
+                }
+                if (!Double.isFinite(val) || farAbove(val)) {
+                    trainLosses.remove(trainLosses.size() - 1);
+                    String what = Double.isFinite(val)
+                            ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its value before "
+                                    + "training (%.4g)", val, epoch, initialLoss)
+                            : "validation loss " + val + " at epoch " + epoch;
+                    return diverged(epoch, what, true);
                 }
                 validationLosses.add(val);
                 if (bestEpoch == 0 || val < bestVal) {
@@ -250,23 +312,92 @@ public final class Trainer {
                         bestVal, bestEpoch, elapsed()));
                 if (bad >= config.patience()) {
                     copy(false);
-                    return finish(epoch, TrainingResult.StopReason.EARLY_STOPPED, String.format(Locale.ROOT,
+                    return checked(epoch, TrainingResult.StopReason.EARLY_STOPPED, String.format(Locale.ROOT,
                             "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
                             bestEpoch));
                 }
             }
             if (validation != null) {
                 copy(false);
-                return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch));
+                return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
+                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch)
+                        + (bestEpoch == epoch ? "; it was still falling at the epoch cap: more epochs (maxEpochs) or a "
+                                + "higher learning rate (now " + String.format(Locale.ROOT, "%.3g", optimizer.learningRate())
+                                + ") may fit better" : ""));
             }
-            return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
+            return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
                     "finished %d epochs: train loss %.6g", epoch, trainLosses.get(trainLosses.size() - 1)));
         }
 
-        private TrainingResult diverged(int epoch, String what) {
+        /** A loss more than {@link #EXPLOSION_FACTOR} times max(|L0|, 1) above the loss L0 before training. */
+        private boolean farAbove(double loss) {
+            return loss - initialLoss > EXPLOSION_FACTOR * Math.max(Math.abs(initialLoss), 1);
+        }
+
+        /**
+         * The first parameter that is not finite or grew beyond {@link #PARAMETER_GROWTH} times max(its run's initial
+         * largest magnitude, 1), described; null if all are fine. One host copy per parameter.
+         */
+        private String checkParameters() {
+            for (Param p : params) {
+                double[] v = Host.doubles(p.value());
+                for (int i = 0; i < v.length; i++) {
+                    if (!(Math.abs(v[i]) <= parameterLimit)) { // NaN falls in here
+                        return Double.isFinite(v[i])
+                                ? String.format(Locale.ROOT, "parameter '%s' exploded (%.4g at flat index %d, beyond %.3g)",
+                                        p.name(), v[i], i, parameterLimit)
+                                : "parameter '" + p.name() + "' is not finite (" + v[i] + " at flat index " + i + ")";
+                    }
+                }
+            }
+            return null;
+        }
+
+        /**
+         * An exception from the model during training: divergence if the parameters show it (a non-finite or
+         * exploded value made the model refuse its own output); otherwise a genuine error, rethrown.
+         */
+        private TrainingResult numericFailure(RuntimeException e, int epoch, String where) {
+            String badParam = checkParameters();
+            if (badParam == null) {
+                throw e;
+            }
+            return diverged(epoch, badParam + " " + where + " (the model then failed: " + e.getMessage() + ")", true);
+        }
+
+        private TrainingResult diverged(int epoch, String what, boolean suggest) {
             copy(false);
-            return finish(epoch, TrainingResult.StopReason.DIVERGED, "training diverged: " + what);
+            return finish(epoch, TrainingResult.StopReason.DIVERGED,
+                    "training diverged: " + what + (suggest ? "; " + suggestion() : ""));
+        }
+
+        /** What to try after a failure. */
+        private String suggestion() {
+            return String.format(Locale.ROOT, "try a lower learning rate (now %.3g)", optimizer.learningRate())
+                    + (config.clipping() ? "" : " or gradient clipping (clipNorm)");
+        }
+
+        /** Finishes a run that did not diverge, after asking the model whether its predictions are usable. */
+        private TrainingResult checked(int epochs, TrainingResult.StopReason reason, String message) {
+            Dataset rows = validation != null ? validation : train;
+            int count = Math.min(DIAGNOSE_ROWS, rows.rows());
+            INDArray x = xBuffer(count);
+            double[] y = yBuffer(count);
+            int[] order = PermutationSampler.natural(rows.rows());
+            rows.copyRows(order, 0, count, x);
+            rows.copyTargets(order, 0, count, y);
+            Optional<String> problem;
+            try {
+                problem = model.diagnose(x, y);
+            } catch (RuntimeException e) {
+                problem = Optional.of("the trained model cannot predict the " + (validation != null ? "validation" : "training")
+                        + " rows: " + e.getMessage());
+            }
+            if (problem != null && problem.isPresent()) {
+                return finish(epochs, TrainingResult.StopReason.FAILED, "training failed: " + problem.get() + " (after "
+                        + epochs + " epochs, weights of epoch " + bestEpoch + "); " + suggestion());
+            }
+            return finish(epochs, reason, message);
         }
 
         private TrainingResult finish(int epochs, TrainingResult.StopReason reason, String message) {

@@ -88,4 +88,19 @@ class ScalersTest {
                 () -> StandardScaler.fit(new double[][] {{1}}).transform(new double[] {1, 2}));
         assertEquals("row must have 1 columns, got 2", e.getMessage());
     }
+
+    @Test
+    void rangesThatOverflowAreSaidToOverflow() {
+        // -1.7e308 and 1.7e308 are finite, their difference is not: it was reported as "must not be constant"
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MinMaxScaler.fit(new double[] {-1.7e308, 0, 1.7e308}));
+        assertEquals("yTrain range must be finite, got max - min = Infinity (min -1.7E308, max 1.7E308): it overflows "
+                + "double; scale y down (e.g. divide by 1e300)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MinMaxScaler.of(-1.7e308, 1.7e308));
+        assertEquals("max - min must be finite, got Infinity (min -1.7E308, max 1.7E308)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> StandardScaler.fit(new double[][] {{1, -1.7e308}, {2, 1.7e308}}));
+        assertEquals("x column 1 has values too large for a mean and standard deviation in double (largest magnitude "
+                + "1.7E308, standard deviation Infinity); scale the column down before fitting", e.getMessage());
+    }
 }

@@ -62,4 +62,19 @@ class ChecksTest {
         double[] ok = {Double.NEGATIVE_INFINITY, 0, 2};
         assertEquals(ok, Checks.rowValues("y", ok, 3));
     }
+
+    @Test
+    void rowsNamesTheExpectedShapeWithItsLegend() {
+        org.nd4j.linalg.api.ndarray.INDArray rank3 = org.nd4j.linalg.factory.Nd4j.zeros(2, 4, 8);
+        assertEquals("phi must have shape [B, D] = [B, 8] with B >= 1, got [2, 4, 8]",
+                assertThrows(IllegalArgumentException.class, () -> Checks.rows("phi", rank3, "D", 8)).getMessage());
+        assertEquals("phi must have shape [B, D] = [B, 8] with B >= 1, got [3, 7]", assertThrows(
+                IllegalArgumentException.class, () -> Checks.rows("phi", org.nd4j.linalg.factory.Nd4j.zeros(3, 7), "D", 8))
+                .getMessage());
+        assertEquals("phi must have shape [B, D] = [B, 8] with B >= 1, got [0, 8]", assertThrows(
+                IllegalArgumentException.class, () -> Checks.rows("phi", org.nd4j.linalg.factory.Nd4j.zeros(0, 8), "D", 8))
+                .getMessage());
+        org.nd4j.linalg.api.ndarray.INDArray ok = org.nd4j.linalg.factory.Nd4j.zeros(3, 8);
+        assertEquals(ok, Checks.rows("phi", ok, "D", 8));
+    }
 }

@@ -101,4 +101,11 @@ class CheckpointTest {
         IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> Checkpoint.read(dir.resolve("nope")));
         assertEquals("model file " + dir.resolve("nope") + " does not exist", missing.getMessage());
     }
+
+    @Test
+    void aDirectoryIsRefusedAsAnArgument() {
+        // reading a directory failed with an UncheckedIOException ("Is a directory") instead of the documented IAE
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checkpoint.read(dir));
+        assertEquals("model file " + dir + " is a directory; give the path of a file written by save", e.getMessage());
+    }
 }

@@ -105,9 +105,12 @@ class TrainerTest {
         // step 1 from w = 0 is finite; Adam's first update moves every weight by about lr = 1e200, so the squared
         // residuals of step 2 overflow to +Infinity
         assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
-        assertEquals("training diverged: loss Infinity at epoch 1, step 2", r.message());
-        IllegalStateException e = assertThrows(IllegalStateException.class, r::requireConverged);
+        assertEquals("training diverged: loss Infinity at epoch 1, step 2; try a lower learning rate (now 1.00e+200)"
+                + " or gradient clipping (clipNorm)", r.message());
+        TrainingFailedException e = assertThrows(TrainingFailedException.class, r::requireConverged);
         assertEquals(r.message(), e.getMessage());
+        assertEquals(TrainingResult.StopReason.DIVERGED, e.reason());
+        assertTrue(r.failed());
         assertEquals(0, r.bestEpoch());
         assertEquals(0.0, model.w.value().getDouble(0), 0.0); // initial weights restored
         assertEquals(0.0, model.b.value().getDouble(0), 0.0);
@@ -167,7 +170,8 @@ class TrainerTest {
         TrainerConfig config = TrainerConfig.defaults().withBatchSize(6).withLearningRate(1e-4).withValidationFraction(0)
                 .withMaxEpochs(10);
         TrainingResult r = new Trainer(config).fit(probe, indexed(100));
-        assertEquals("training diverged: loss NaN at epoch 3, step 17", r.message());
+        assertEquals("training diverged: loss NaN at epoch 3, step 17; try a lower learning rate (now 0.000100) or "
+                + "gradient clipping (clipNorm)", r.message());
         assertEquals(3, r.epochsRun());
         assertEquals(2, r.trainLosses().size());
         assertEquals(50, r.steps());
@@ -184,7 +188,7 @@ class TrainerTest {
         assertEquals(24, probe.batchSizes.size());
         assertEquals(2, probe.batchSizes.get(11));
         assertEquals(8, probe.batchSizes.get(10));
-        assertEquals(20, probe.evaluatedRows); // 10 rows, twice
+        assertEquals(30, probe.evaluatedRows); // 10 rows: before training and after each of the 2 epochs
         Set<Double> epoch1 = new HashSet<>(probe.firstColumn.subList(0, 90));
         Set<Double> epoch2 = new HashSet<>(probe.firstColumn.subList(90, 180));
         assertEquals(90, epoch1.size());
@@ -229,7 +233,8 @@ class TrainerTest {
         };
         TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withClipNorm(1.0);
         TrainingResult r = new Trainer(config).fit(badGrad, indexed(30));
-        assertEquals("training diverged: gradient norm Infinity at epoch 1, step 1", r.message());
+        assertEquals("training diverged: gradient norm Infinity at epoch 1, step 1; try a lower learning rate (now "
+                + "0.00100)", r.message());
     }
 
     @Test
@@ -261,8 +266,9 @@ class TrainerTest {
         };
         Dataset big = linearData(40, new double[] {100}, 50, 0, 5L); // large gradients (norm >> 0.5)
         new Trainer(TrainerConfig.defaults().withBatchSize(40).withClipNorm(0.5).withMaxEpochs(3)).fit(model, big);
-        assertEquals(3, norms.size());
-        for (double n : norms) {
+        assertEquals(4, norms.size()); // before training (no gradient yet: norm 0), then after each epoch
+        assertEquals(0.0, norms.get(0), 0.0);
+        for (double n : norms.subList(1, 4)) {
             assertTrue(n <= 0.5 + 1e-9 && n > 0.49, "clipped norm " + n);
         }
     }

@@ -210,14 +210,12 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     private volatile boolean tooMany;
 
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == head.inputWidth(), "phi must have %d columns, got %d", head.inputWidth(), phi.size(1));
-        Checks.require(phi.size(0) >= 1, "phi must have at least one row");
+        Checks.rows("phi", phi, "D", head.inputWidth());
+        Checks.finiteRows("phi", phi);
         this.w = new DecoderState.Weights(head);
         this.tok = head.tokenizer();
         this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);
-        Checks.allFinite("phi", this.phi);
         this.b = Math.toIntExact(phi.size(0));
         this.t = w.t;
         this.v = w.v;
@@ -525,8 +523,12 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     // ------------------------------------------------------------------ exact mean by tree expansion
 
     /**
-     * The exact mean, certified per row to {@code max(meanTolerance, relativeTolerance * IQR)} ({@link Options}), or
-     * with the bound {@link #exactMean} reports where the expansion's cap stops it.
+     * E[Y] per row: {@link #exactMean} with the budget of the {@link Options} ({@code |E[Y] - mean| <= bound <=
+     * max(meanTolerance, relativeTolerance * IQR)}, bounded work: fixed-point digits and tokenizers with prefix ranges
+     * expand the tree under the budget, at most {@link Options#maxMeanNodes()} prefixes per row and level; beyond that
+     * cap the reported bound is not certified); for a repetition code the mean of the voted value. An unnormalized
+     * decoder's mean can be dominated by a little mass on far exponents: see {@link #point(Decoding)} for robust
+     * alternatives.
      */
     @Override
     public double[] mean() {
@@ -553,6 +555,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         return budget;
     }
 
+    /** Var[Y] per row, from the same computation as {@link #mean()}. */
     @Override
     public double[] variance() {
         if (voted) {
@@ -572,9 +575,11 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * their interval centre, while their summed {@code mass * width / 2} fits the row's budget). All expanded
      * prefixes of a chunk of rows go through one decoder step per position. Tolerance 0 gives the exact mean (every
      * prefix with positive mass is expanded, bound 0). Tokenizers without value order use the full leaf list
-     * (bound 0).
+     * (bound 0): one teacher-forced pass per valid sequence, which takes minutes for tens of thousands of sequences
+     * (unlike {@link #mean()}, this does not refuse).
      *
-     * @throws IllegalArgumentException if tolerance is negative or not finite
+     * @throws IllegalArgumentException if tolerance is negative or not finite, or (no value order) the tokenizer has
+     *                                  more than {@link Options#maxLeaves()} valid sequences
      */
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
@@ -915,17 +920,38 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * Greedy decoding: token by token the most probable allowed token (a width-1 {@link #beamSearch}), decoded with
-     * {@link NumberTokenizer#decode} (which votes for a repetition code). T decoder steps for all rows; a cheap
-     * approximation of {@link #mode()}, and the arithmetic benchmark's point prediction.
+     * Greedy decoding: token by token the most probable allowed token (ties to the smaller id), decoded with {@link
+     * NumberTokenizer#decode} (which votes for a repetition code; a sequence spelling a special token decodes to its
+     * special value). T decoder steps for all rows. A cheap approximation of the most probable sequence (not of the
+     * density mode, which {@link #beamSearch} ranks by), and the arithmetic benchmark's point prediction, as in the
+     * papers' text models.
      *
      * @return {@code [B]} decoded values
      */
     public double[] greedy() {
-        int[][] tokens = beamSearch(1).tokens();
+        DecoderState s = start();
+        double[] row = new double[v];
+        int[] next = new int[b];
+        for (int pos = 0; pos < t; pos++) {
+            for (int r = 0; r < b; r++) {
+                s.logProbabilities(r, 1.0, row); // masked: disallowed tokens are -infinity
+                int best = 0;
+                for (int k = 1; k < v; k++) {
+                    if (row[k] > row[best]) {
+                        best = k;
+                    }
+                }
+                next[r] = best;
+            }
+            s.advance(next);
+        }
         double[] out = new double[b];
+        int[] seq = new int[t];
         for (int r = 0; r < b; r++) {
-            out[r] = tok.decode(tokens[r]);
+            for (int p = 0; p < t; p++) {
+                seq[p] = s.token(r, p);
+            }
+            out[r] = tok.decode(seq);
         }
         return out;
     }

@@ -202,7 +202,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.require(targets instanceof Targets.Tokens, "targets must be Targets.Tokens (teacher forcing), got %s",
                 targets == null ? "null" : targets.getClass().getSimpleName());
-        Checks.rank("phi", phi, 2);
+        Checks.rows("phi", phi, "D", inputWidth());
         Targets.Tokens tt = (Targets.Tokens) targets;
         int b = Math.toIntExact(phi.size(0));
         Checks.require(tt.batchSize() == b && tt.positions() == t,
@@ -285,6 +285,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         Cache c = Checks.notNull("forward.cache", forward.cache());
         int b = c.batch();
+        Checks.shape("dOutput logits", ((TokenLogits) dOutput).logits(), b, t, v);
         // logits = LN_f(x) Wout + bout
         INDArray dx = out.backward(c.out(), ((TokenLogits) dOutput).logits(), arena);
         dx = lnf.backward(c.lnf(), dx, arena);
@@ -312,7 +313,13 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
         return in.backward(c.in(), di, arena);
     }
 
-    /** The predictive distributions for rows of phi {@code [B, D]}, from a snapshot of the current parameters. */
+    /**
+     * The predictive distributions for rows of phi, from a snapshot of the current parameters (computed in double
+     * precision).
+     *
+     * @param phi {@code [B, D]}, finite
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
     @Override
     public DecoderDistribution distribution(INDArray phi) {
         return new DecoderDistribution(this, phi, DecoderDistribution.Options.defaults());

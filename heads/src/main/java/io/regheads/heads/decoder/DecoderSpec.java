@@ -16,8 +16,9 @@ import org.nd4j.linalg.api.buffer.DataType;
  * The normalized transformer decoder ({@link DecoderHead} over {@link NormalizedTokenizer}) as a model's head:
  * {@code length} base-{@code base} digits of y01 in [0, 1] (centre 0), with {@code layers} pre-LN blocks of width d,
  * the given attention heads and MLP width, trained with cross-entropy; its point prediction is the mean (the
- * certified tree expansion). The blocks' MLP activation is GELU unless given; the PyTorch peer's decoder is {@link
- * #peer()}: {@code new DecoderSpec(10, 4, 32, 1, 128, 1, Activation.RELU)}.
+ * certified tree expansion). The blocks' MLP activation is GELU unless given; the decoder of the comparison with the
+ * PyTorch reference implementation is {@link #referenceSetup()}: {@code new DecoderSpec(10, 4, 32, 1, 128, 1,
+ * Activation.RELU)}.
  *
  * <p>Settings, version 1: {@code head=decoder}, {@code head.version=1}, {@code head.base}, {@code head.length},
  * {@code head.d}, {@code head.heads}, {@code head.ff}, {@code head.layers} (ints) and {@code
@@ -58,8 +59,11 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
         return new DecoderSpec(base, length, 32, 1, 128, 1);
     }
 
-    /** The PyTorch peer's decoder: base 10, 4 digits, 1 layer of 32 units, 1 head, ff 128, ReLU MLP. */
-    public static DecoderSpec peer() {
+    /**
+     * The decoder of the comparison with the PyTorch reference implementation ({@code docs/results.md}): base 10,
+     * 4 digits, 1 layer of 32 units, 1 head, ff 128, ReLU MLP.
+     */
+    public static DecoderSpec referenceSetup() {
         return new DecoderSpec(10, 4, 32, 1, 128, 1, TransformerBlock.Activation.RELU);
     }
 

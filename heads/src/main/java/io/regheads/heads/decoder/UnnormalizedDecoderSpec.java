@@ -22,7 +22,7 @@ import org.nd4j.linalg.api.buffer.DataType;
  *
  * <p><b>Units.</b> By default the head sees the <b>raw</b> target ({@link TargetScaling#RAW}: no min-max scaling; x
  * is still standardised by the model), which is the point of sign-exponent-mantissa tokens. {@link
- * TargetScaling#MIN_MAX} (y01) remains available, and is what models saved with settings version 1 use.
+ * TargetScaling#MIN_MAX} (y01) remains available, and is what models saved with settings versions 1 and 2 use.
  *
  * <p><b>Exponent range.</b> Every exponent the digits spell is a branch of the token tree; a branch the training
  * targets never visit keeps whatever mass the softmax leaves it, up to {@code B^(B^E - 1)} times the data's scale,
@@ -35,16 +35,17 @@ import org.nd4j.linalg.api.buffer.DataType;
  * <p><b>Point prediction</b> on raw y: {@link PointEstimate#AUTO}, the certified mean ({@link
  * DecoderDistribution#exactMean}, error bound within a tolerance relative to the row's spread), else the tree-walk
  * median (where the mean is not finite or not certified within the expansion's budget); in scaled units the median,
- * as version 1 reported.
+ * as versions 1 and 2 reported.
  *
- * <p><b>Settings</b>, version 2: {@code head=unnormalized-decoder}, {@code head.version=2}, {@code head.base}, {@code
+ * <p><b>Settings</b>, version 3: {@code head=unnormalized-decoder}, {@code head.version=3}, {@code head.base}, {@code
  * head.exponentDigits}, {@code head.mantissaDigits}, {@code head.specialTokens} ({@code true|false}), {@code
  * head.scaling} ({@code RAW|MIN_MAX|CENTRED_MIN_MAX}), {@code head.d}, {@code head.heads}, {@code head.ff}, {@code
  * head.layers}, and, once the range is fixed or fitted, {@code head.minExponent}, {@code head.maxExponent}, {@code
- * head.negatives}. Version 1 (written before raw targets) had no specials, scaling, or range keys: it reads as
- * MIN_MAX scaling with exponents from the widest minimum to 0 and no {@code -} sign, the tokenizer those models were
- * trained with (the first, positional file format is rewritten to version 2 with the widest range, see the model
- * package).
+ * head.negatives}. Older settings (written before raw targets) have no specials, scaling or range keys and load as
+ * the heads they were trained as ({@link #scaled}): MIN_MAX scaling, no special tokens, and, for version 2 with
+ * {@code head.unitRange=true}, exponents from the widest minimum to 0 without the sign {@code -}; for version 1 (and
+ * files written before versioned settings) and version 2 with {@code head.unitRange=false}, every exponent the
+ * digits spell and both signs.
  *
  * @param base           B >= 2
  * @param exponentDigits E >= 1
@@ -62,7 +63,7 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     /** The registry name. */
     public static final String NAME = "unnormalized-decoder";
     /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     /**
      * The exponents and signs the masks allow (see {@link UnnormalizedConfig#withRange}).
@@ -104,13 +105,25 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     }
 
     /**
-     * The head as settings version 1 describe it (models saved before raw targets): y01 ({@link
-     * TargetScaling#MIN_MAX}), exponents from the widest minimum to 0, no sign {@code -}, no special tokens.
+     * A new head on raw y, no special tokens, the exponent range fitted to the training targets, with the given
+     * block sizes.
      */
-    public static UnnormalizedDecoderSpec version1(int base, int exponentDigits, int mantissaDigits, int d, int heads,
-            int ff, int layers) {
-        return new UnnormalizedDecoderSpec(base, exponentDigits, mantissaDigits, false, TargetScaling.MIN_MAX,
-                new Range(UnnormalizedConfig.widestMinExponent(base, exponentDigits), 0, false), d, heads, ff, layers);
+    public UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissaDigits, int d, int heads, int ff,
+            int layers) {
+        this(base, exponentDigits, mantissaDigits, false, TargetScaling.RAW, null, d, heads, ff, layers);
+    }
+
+    /**
+     * The head as settings versions 1 and 2 describe it (models saved before raw targets): y01 ({@link
+     * TargetScaling#MIN_MAX}), no special tokens, and with {@code unitRange} exponents from the widest minimum to 0
+     * and no sign {@code -}, without it every exponent E digits spell and both signs.
+     */
+    public static UnnormalizedDecoderSpec scaled(int base, int exponentDigits, int mantissaDigits, int d, int heads,
+            int ff, int layers, boolean unitRange) {
+        Range r = new Range(UnnormalizedConfig.widestMinExponent(base, exponentDigits),
+                unitRange ? 0 : UnnormalizedConfig.widestMaxExponent(base, exponentDigits), !unitRange);
+        return new UnnormalizedDecoderSpec(base, exponentDigits, mantissaDigits, false, TargetScaling.MIN_MAX, r, d,
+                heads, ff, layers);
     }
 
     /** The same spec with the NaN/+Inf/-Inf tokens switched on or off. */
@@ -132,15 +145,16 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     }
 
     /**
-     * Reads the settings {@link #toProperties()} writes, version 2 or 1 (see the class description).
+     * Reads the settings {@link #toProperties()} writes, version 3, 2 or 1 (see the class description).
      *
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static UnnormalizedDecoderSpec of(Properties p) {
         Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
         int version = s.version(VERSION);
-        if (version == 1) {
-            s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "d", "heads", "ff", "layers");
+        if (version <= 2) {
+            s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "d", "heads", "ff", "layers",
+                    "unitRange");
         } else {
             s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "specialTokens", "scaling",
                     "minExponent", "maxExponent", "negatives", "d", "heads", "ff", "layers");
@@ -152,8 +166,9 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
         int heads = s.integer("heads");
         int ff = s.integer("ff");
         int layers = s.integer("layers");
-        if (version == 1) { // y01 with exponents up to 0 and no '-' sign, as version 1 models were trained
-            return s.validated(() -> version1(base, e, m, d, heads, ff, layers));
+        if (version <= 2) { // y01, as those models were trained; version 1 knew no unit range
+            boolean unit = version == 2 && s.bool("unitRange");
+            return s.validated(() -> scaled(base, e, m, d, heads, ff, layers, unit));
         }
         boolean specials = s.bool("specialTokens");
         TargetScaling scaling = s.choice("scaling", TargetScaling.class);
@@ -263,7 +278,7 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
 
     /**
      * @return {@link PointEstimate#AUTO} on raw y (the certified mean, else the median, see the class description);
-     *         {@link PointEstimate#MEDIAN} in scaled units, as version 1 reported: y01 spelled with exponents up to 0
+     *         {@link PointEstimate#MEDIAN} in scaled units, as versions 1 and 2 reported: y01 spelled with exponents up to 0
      *         reaches 10 times the training range, and a little mass there moves the mean far
      */
     @Override

@@ -38,6 +38,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     private final double[] borders; // [n + 1]
     private final double[][] probs; // [B][n]
+    private final double[][] logProbs; // [B][n]: log probs, finite for every bin when built from finite logits
     private final double[][] cum; // [B][n] cumulative sums
     private final boolean tails;
     private final double sLeft;
@@ -50,6 +51,50 @@ public final class HistogramDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException on any violation, naming the offending value
      */
     public HistogramDistribution(double[] borders, double[][] probs, boolean tails) {
+        this(borders, probs, null, tails);
+    }
+
+    /**
+     * The distributions of {@code p = softmax(logits)} per row, computed stably; the log probabilities are kept
+     * exactly ({@code logits_i - max - log sum exp(logits - max)}), so {@link #logDensity} stays finite inside the
+     * support even for bins whose probability underflows to 0 in double (logits that differ by more than about
+     * 745), as for inputs far outside the training range.
+     *
+     * @param borders as for the constructor
+     * @param logits  {@code [B][n]} finite
+     * @param tails   as for the constructor
+     * @throws IllegalArgumentException as the constructor, or if a logit is not finite (naming row and bin)
+     */
+    public static HistogramDistribution fromLogits(double[] borders, double[][] logits, boolean tails) {
+        Checks.require(logits != null && logits.length > 0, "logits must have at least one row");
+        double[][] p = new double[logits.length][];
+        double[][] lp = new double[logits.length][];
+        for (int b = 0; b < logits.length; b++) {
+            double[] z = Checks.notNull("logits row " + b, logits[b]);
+            double max = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < z.length; i++) {
+                if (!Double.isFinite(z[i])) { // explicit test: no varargs boxing per element
+                    throw new IllegalArgumentException("logits[" + b + "][" + i + "] must be finite, got " + z[i]);
+                }
+                max = Math.max(max, z[i]);
+            }
+            p[b] = new double[z.length];
+            lp[b] = new double[z.length];
+            double s = 0;
+            for (int i = 0; i < z.length; i++) {
+                p[b][i] = Math.exp(z[i] - max);
+                s += p[b][i];
+            }
+            double logS = Math.log(s);
+            for (int i = 0; i < z.length; i++) {
+                lp[b][i] = z[i] - max - logS;
+                p[b][i] /= s;
+            }
+        }
+        return new HistogramDistribution(borders, p, lp, tails);
+    }
+
+    private HistogramDistribution(double[] borders, double[][] probs, double[][] logProbs, boolean tails) {
         Checks.require(borders != null && borders.length >= 2, "borders must have at least 2 entries");
         int n = borders.length - 1;
         for (int i = 0; i <= n; i++) {
@@ -64,6 +109,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
         this.borders = borders.clone();
         this.tails = tails;
         this.probs = new double[probs.length][n];
+        this.logProbs = new double[probs.length][n];
         this.cum = new double[probs.length][n];
         for (int b = 0; b < probs.length; b++) {
             if (probs[b].length != n) {
@@ -81,8 +127,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
                 throw new IllegalArgumentException("probs of row " + b + " must sum to 1, got " + s);
             }
             double c = 0;
+            double logS = Math.log(s);
             for (int i = 0; i < n; i++) {
                 this.probs[b][i] = probs[b][i] / s;
+                // from logits: the exact log (renormalising by s ~ 1 only shifts it by log s)
+                this.logProbs[b][i] = logProbs != null ? logProbs[b][i] - logS : Math.log(this.probs[b][i]);
                 c += this.probs[b][i];
                 cum[b][i] = c;
             }
@@ -163,17 +212,17 @@ public final class HistogramDistribution implements PredictiveDistribution {
         int n = bins();
         if (tails) {
             if (y <= borders[1]) {
-                return Math.log(probs[b][0]) + halfNormalLogPdf(borders[1] - y, sLeft);
+                return logProbs[b][0] + halfNormalLogPdf(borders[1] - y, sLeft);
             }
             if (y >= borders[n - 1]) {
-                return Math.log(probs[b][n - 1]) + halfNormalLogPdf(y - borders[n - 1], sRight);
+                return logProbs[b][n - 1] + halfNormalLogPdf(y - borders[n - 1], sRight);
             }
         }
         int i = binOf(y);
         if (i < 0 || i >= n) {
             return Double.NEGATIVE_INFINITY;
         }
-        return Math.log(probs[b][i] / (borders[i + 1] - borders[i]));
+        return logProbs[b][i] - Math.log(borders[i + 1] - borders[i]);
     }
 
     private double cdf(int b, double y) {

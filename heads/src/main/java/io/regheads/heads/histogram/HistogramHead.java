@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
@@ -147,43 +146,54 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         return new Targets.Tokens(tokens, y.clone(), y.length);
     }
 
+    /**
+     * @param phi     {@code [B, D]}
+     * @param targets not used (may be null)
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} of the head's type
+     */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
         INDArray logits = c.output().reshape(new long[] {phi.size(0), 1, config.bins()}); // [B, 1, n] view
         return new Forward<>(new TokenLogits(logits, centres, null), c);
     }
 
+    /**
+     * @param dOutput {@link TokenLogits} of the forward output's shape {@code [B, 1, n]}
+     * @throws IllegalArgumentException if forward is not from this head or dOutput has another form or shape
+     */
     @Override
     public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
-        Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s", dOutput.getClass().getSimpleName());
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
+        Checks.require(dOutput instanceof TokenLogits, "dOutput must be TokenLogits, got %s",
+                dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         Linear.Cache c = forward.cache();
-        INDArray d = ((TokenLogits) dOutput).logits().reshape(c.output().shape()); // [B, n]
+        INDArray dLogits = ((TokenLogits) dOutput).logits();
+        Checks.shape("dOutput logits", dLogits, c.output().size(0), 1, config.bins());
+        INDArray d = dLogits.reshape(c.output().shape()); // [B, n]
         return proj.backward(c, d, arena);
     }
 
+    /**
+     * The histograms {@code softmax(phi W + b)} for rows of phi, with exact log probabilities ({@link
+     * HistogramDistribution#fromLogits}). Valid for every finite phi: a row whose float logits overflow is
+     * recomputed in double precision ({@link Linear#inferRows}).
+     *
+     * @param phi {@code [B, D]} of the head's type
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
     @Override
     public HistogramDistribution distribution(INDArray phi) {
-        INDArray logits = proj.forward(phi, Arena.none()).output(); // [B, n]
-        int b = (int) logits.size(0);
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        int b = (int) phi.size(0);
         int n = config.bins();
-        double[] v = Host.doubles(logits); // [B * n]
-        double[][] p = new double[b][n];
+        double[] v = proj.inferRows("phi", phi); // [B * n]
+        double[][] logits = new double[b][];
         for (int i = 0; i < b; i++) {
-            double max = Double.NEGATIVE_INFINITY;
-            for (int j = 0; j < n; j++) {
-                max = Math.max(max, v[i * n + j]);
-            }
-            double s = 0;
-            for (int j = 0; j < n; j++) {
-                p[i][j] = Math.exp(v[i * n + j] - max);
-                s += p[i][j];
-            }
-            for (int j = 0; j < n; j++) {
-                p[i][j] /= s;
-            }
+            logits[i] = Arrays.copyOfRange(v, i * n, (i + 1) * n);
         }
-        return new HistogramDistribution(config.borders(), p, config.tails());
+        return HistogramDistribution.fromLogits(config.borders(), logits, config.tails());
     }
 
     @Override

@@ -61,13 +61,16 @@ public final class MixtureDistribution implements PredictiveDistribution {
                 double w = weights[i][j];
                 // explicit tests (no varargs boxing per element on this path of every prediction)
                 if (!(w >= 0 && w <= 1)) {
-                    throw new IllegalArgumentException("weights[" + i + "][" + j + "] must be in [0, 1], got " + w);
+                    throw new IllegalArgumentException("weights[" + i + "][" + j + "] (row " + i + ", component " + j
+                            + ") must be in [0, 1], got " + w);
                 }
                 if (!Double.isFinite(means[i][j])) {
-                    throw new IllegalArgumentException("means[" + i + "][" + j + "] must be finite, got " + means[i][j]);
+                    throw new IllegalArgumentException("means[" + i + "][" + j + "] (row " + i + ", component " + j
+                            + ") must be finite, got " + means[i][j]);
                 }
                 if (!(sigmas[i][j] > 0 && Double.isFinite(sigmas[i][j]))) {
-                    throw new IllegalArgumentException("sigmas[" + i + "][" + j + "] must be > 0 and finite, got " + sigmas[i][j]);
+                    throw new IllegalArgumentException("sigmas[" + i + "][" + j + "] (row " + i + ", component " + j
+                            + ") must be > 0 and finite, got " + sigmas[i][j]);
                 }
                 sum += w;
             }
@@ -92,7 +95,8 @@ public final class MixtureDistribution implements PredictiveDistribution {
             double max = Double.NEGATIVE_INFINITY;
             for (double v : z) {
                 if (!Double.isFinite(v)) { // explicit test: the message is built only when it is needed
-                    throw new IllegalArgumentException("weightLogits[" + i + "] must be finite, got " + Arrays.toString(z));
+                    throw new IllegalArgumentException("weightLogits[" + i + "] (row " + i + ") must be finite, got "
+                            + Arrays.toString(z));
                 }
                 max = Math.max(max, v);
             }

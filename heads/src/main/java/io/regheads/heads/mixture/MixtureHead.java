@@ -16,8 +16,17 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
- * pre-activation scales, with {@code sigma = ELU(s) + 1} (always > 0, gradient never vanishes for s &lt; 0 as fast as
- * with exp, and no overflow for large s).
+ * pre-activation scales s, with
+ * <pre>
+ *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s <= 0),   s + 1 + floor  (s > 0)
+ *   d sigma / ds                =  exp(s)          (s <= 0),   1              (s > 0)
+ * </pre>
+ * (floor {@link Config#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
+ * training range has width 1). ELU + 1 is positive and does not overflow for large s, but {@code exp(s)} underflows
+ * to 0 for s below about -745 in double (-104 in float), as happens for inputs far outside the training range or
+ * after a diverging step; the floor keeps every sigma >= 1e-4, so the density, NLL and quantiles stay defined, and
+ * it caps the density of one component at {@code 1 / (sqrt(2 pi) 1e-4) ~ 4000}. The derivative is unchanged by the
+ * floor (checked by central differences in double precision, including s where exp(s) underflows).
  *
  * <p>Output: {@link GaussianMixture} with weightLogits, means and stds {@code [B, K]}; any loss of the losses
  * module trains it (CE = NLL by log-sum-exp, NTL-WAS = E|Y - y| in closed form, ...). Distribution: {@link
@@ -27,22 +36,38 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>Thread safety: as {@link RegressionHead}.
  */
 public final class MixtureHead implements RegressionHead<Linear.Cache> {
+    /** The default smallest standard deviation the head emits (see the class description). */
+    public static final double SIGMA_FLOOR = 1e-4;
 
     /**
      * @param inputWidth D
      * @param components K >= 1
      * @param seed       initialisation seed
+     * @param sigmaFloor the smallest standard deviation the head emits (0: none, as heads trained before the floor)
      */
-    public record Config(int inputWidth, int components, long seed) {
+    public record Config(int inputWidth, int components, long seed, double sigmaFloor) {
         /**
          * @param inputWidth D, at least 1
          * @param components K, at least 1
          * @param seed       initialisation seed
-         * @throws IllegalArgumentException on an input width or component count below 1
+         * @param sigmaFloor at least 0 and finite
+         * @throws IllegalArgumentException on an input width or component count below 1, or a negative or
+         *                                  non-finite floor
          */
         public Config {
             Checks.atLeast("inputWidth", inputWidth, 1);
             Checks.atLeast("components", components, 1);
+            checkFloor(sigmaFloor);
+        }
+
+        /** With the default floor {@link #SIGMA_FLOOR}. */
+        public Config(int inputWidth, int components, long seed) {
+            this(inputWidth, components, seed, SIGMA_FLOOR);
+        }
+
+        static void checkFloor(double sigmaFloor) {
+            Checks.require(sigmaFloor >= 0 && sigmaFloor < Double.POSITIVE_INFINITY,
+                    "sigmaFloor must be >= 0 and finite, got %s", sigmaFloor);
         }
 
         /** The paper's default (and the PyTorch reference implementation's): 10 components. */
@@ -86,8 +111,29 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
         return new Targets.Values(y);
     }
 
+    /** {@code sigma(s) = ELU(s) + 1 + SIGMA_FLOOR}. */
+    static double sigma(double s) {
+        return sigma(s, SIGMA_FLOOR);
+    }
+
+    /** {@code sigma(s) = ELU(s) + 1 + floor}. */
+    static double sigma(double s, double floor) {
+        return (s > 0 ? s + 1 : Math.exp(s)) + floor;
+    }
+
+    /** {@code d sigma / ds}. */
+    static double dSigma(double s) {
+        return s > 0 ? 1 : Math.exp(s);
+    }
+
+    /**
+     * @param phi     {@code [B, D]}
+     * @param targets not used (may be null)
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} of the head's type
+     */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
         int b = (int) phi.size(0);
         int k = config.components();
@@ -105,7 +151,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 vw[i * k + j] = raw[r + j];
                 vm[i * k + j] = raw[r + k + j];
                 double s = raw[r + 2 * k + j];
-                vs[i * k + j] = s > 0 ? s + 1 : Math.exp(s); // ELU(s) + 1
+                vs[i * k + j] = sigma(s, config.sigmaFloor());
             }
         }
         Host.write(vw, w);
@@ -114,13 +160,20 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
         return new Forward<>(new GaussianMixture(w, mu, sd), c); // the cache: the raw outputs, scales before ELU
     }
 
+    /**
+     * @param dOutput a {@link GaussianMixture} of the forward output's shapes {@code [B, K]}
+     * @throws IllegalArgumentException if forward is not from this head or dOutput has another form or shape
+     */
     @Override
     public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
-        Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s", dOutput.getClass().getSimpleName());
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
+        Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s",
+                dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         GaussianMixture d = (GaussianMixture) dOutput;
         Linear.Cache c = forward.cache();
-        int b = d.batchSize();
         int k = config.components();
+        int b = (int) c.output().size(0);
+        Checks.shape("dOutput means", d.means(), b, k);
         INDArray dRaw = arena.get(c.output().dataType(), c.output().shape()); // [B, 3K]
         double[] raw = Host.doubles(c.output()); // [B, 3K]
         double[] dr = new double[raw.length];
@@ -133,19 +186,40 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 dr[r + j] = dw[i * k + j];
                 dr[r + k + j] = dm[i * k + j];
                 double s = raw[r + 2 * k + j];
-                // sigma = ELU(s) + 1  ->  d sigma / ds = 1 (s > 0) or exp(s)
-                dr[r + 2 * k + j] = ds[i * k + j] * (s > 0 ? 1 : Math.exp(s));
+                // sigma = ELU(s) + 1 + floor  ->  d sigma / ds = 1 (s > 0) or exp(s)
+                dr[r + 2 * k + j] = ds[i * k + j] * dSigma(s);
             }
         }
         Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
     }
 
+    /**
+     * The mixtures for rows of phi. Valid for every finite phi: the scales have the floor, and a row whose float
+     * output overflows is recomputed in double precision ({@link Linear#inferRows}).
+     *
+     * @param phi {@code [B, D]} of the head's type
+     * @throws IllegalArgumentException if phi is not {@code [B, D]}, or has a non-finite value (the message names
+     *                                  the row), or its output overflows even in double
+     */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        GaussianMixture g = (GaussianMixture) forward(phi, null, Arena.none()).output();
-        return MixtureDistribution.fromLogits(Host.matrix(g.weightLogits()), Host.matrix(g.means()),
-                Host.matrix(g.stds()));
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        int b = (int) phi.size(0);
+        int k = config.components();
+        double[] raw = proj.inferRows("phi", phi); // [B * 3K]
+        double[][] w = new double[b][k];
+        double[][] mu = new double[b][k];
+        double[][] sd = new double[b][k];
+        for (int i = 0; i < b; i++) {
+            int r = i * 3 * k;
+            for (int j = 0; j < k; j++) {
+                w[i][j] = raw[r + j];
+                mu[i][j] = raw[r + k + j];
+                sd[i][j] = sigma(raw[r + 2 * k + j], config.sigmaFloor());
+            }
+        }
+        return MixtureDistribution.fromLogits(w, mu, sd);
     }
 
     @Override

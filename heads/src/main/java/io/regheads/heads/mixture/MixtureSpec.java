@@ -13,19 +13,29 @@ import org.nd4j.linalg.api.buffer.DataType;
  * The mixture density head ({@link MixtureHead}) as a model's head: K Gaussian components on {@code y01 - 0.5},
  * trained with the NLL ({@code ce}).
  *
- * <p>Settings, version 1: {@code head=mdn}, {@code head.version=1}, {@code head.components=<int>}.
+ * <p>Settings, version 2: {@code head=mdn}, {@code head.version=2}, {@code head.components=<int>}, {@code
+ * head.sigmaFloor=<double>} (the smallest scale the head emits, see {@link MixtureHead}). Version 1 files (and
+ * files written before versioned settings) have no floor and were trained without one: they load with {@code
+ * sigmaFloor = 0} and predict as they did.
  *
  * @param components K >= 1
+ * @param sigmaFloor the smallest standard deviation, in the head's units (y01 - 0.5); at least 0 and finite
  */
-public record MixtureSpec(int components) implements HeadSpec {
+public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec {
     /** The registry name. */
     public static final String NAME = "mdn";
     /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
-    /** @throws IllegalArgumentException if components is below 1 */
+    /** @throws IllegalArgumentException if components is below 1 or the floor is negative or not finite */
     public MixtureSpec {
         Checks.atLeast("components", components, 1);
+        MixtureHead.Config.checkFloor(sigmaFloor);
+    }
+
+    /** A new head's spec: the floor {@link MixtureHead#SIGMA_FLOOR}. */
+    public MixtureSpec(int components) {
+        this(components, MixtureHead.SIGMA_FLOOR);
     }
 
     /**
@@ -35,9 +45,15 @@ public record MixtureSpec(int components) implements HeadSpec {
      */
     public static MixtureSpec of(Properties p) {
         Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "components");
+        int version = s.version(VERSION);
+        if (version >= 2) {
+            s.requireOnly("version", "components", "sigmaFloor");
+        } else {
+            s.requireOnly("version", "components");
+        }
         int k = s.integer("components");
-        return s.validated(() -> new MixtureSpec(k));
+        double floor = version >= 2 ? s.real("sigmaFloor") : 0;
+        return s.validated(() -> new MixtureSpec(k, floor));
     }
 
     @Override
@@ -54,12 +70,13 @@ public record MixtureSpec(int components) implements HeadSpec {
     public Map<String, String> settings() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("components", Integer.toString(components));
+        m.put("sigmaFloor", Double.toString(sigmaFloor));
         return m;
     }
 
     @Override
     public MixtureHead build(int inputWidth, long seed, DataType type) {
-        return new MixtureHead(new MixtureHead.Config(inputWidth, components, seed), type);
+        return new MixtureHead(new MixtureHead.Config(inputWidth, components, seed, sigmaFloor), type);
     }
 
     /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */

@@ -1,9 +1,7 @@
 package io.regheads.heads.model;
 
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.head.TargetScaling;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.tokenizers.UnnormalizedConfig;
 import java.util.Properties;
 
 /**
@@ -15,10 +13,7 @@ import java.util.Properties;
  * layers}, {@code trainer=seed,batchSize,maxEpochs,learningRate,weightDecay,clipNorm,validationFraction,patience},
  * and the pointwise head's {@code head.noiseStd}. Example: {@code head.decoder=10,4,32,1,128,1} becomes {@code
  * head.version=1}, {@code head.base=10}, {@code head.length=4}, {@code head.d=32}, {@code head.heads=1}, {@code
- * head.ff=128}, {@code head.layers=1}, {@code head.activation=GELU}. The unnormalized decoder's list becomes its
- * settings version 2 with the tokenizer those files were trained with: y01 ({@code head.scaling=MIN_MAX}), every
- * exponent the digits spell and both signs ({@code head.minExponent}, {@code head.maxExponent}, {@code
- * head.negatives=true}), no special tokens.
+ * head.ff=128}, {@code head.layers=1}, {@code head.activation=GELU}.
  *
  * <p>Stateless.
  */
@@ -50,17 +45,7 @@ final class LegacyModelFormat {
             p.setProperty(HeadSpec.PREFIX + "version", "1");
         } else if (head.equals("unnormalized-decoder")) {
             spread(p, HeadSpec.PREFIX + "unnormalized", HeadSpec.PREFIX, UNNORMALIZED);
-            // trained on y01 with every exponent the digits spell, both signs, no special tokens
-            int base = integer(p, "base");
-            int e = integer(p, "exponentDigits");
-            p.setProperty(HeadSpec.PREFIX + "version", "2");
-            p.setProperty(HeadSpec.PREFIX + "specialTokens", "false");
-            p.setProperty(HeadSpec.PREFIX + "scaling", TargetScaling.MIN_MAX.name());
-            p.setProperty(HeadSpec.PREFIX + "minExponent",
-                    Integer.toString(UnnormalizedConfig.widestMinExponent(base, e)));
-            p.setProperty(HeadSpec.PREFIX + "maxExponent",
-                    Integer.toString(UnnormalizedConfig.widestMaxExponent(base, e)));
-            p.setProperty(HeadSpec.PREFIX + "negatives", "true");
+            p.setProperty(HeadSpec.PREFIX + "version", "1");
         }
         String noise = (String) p.remove(HeadSpec.PREFIX + "noiseStd");
         if (noise != null) {
@@ -68,16 +53,6 @@ final class LegacyModelFormat {
         }
         spread(p, "trainer", TrainerConfig.PREFIX, TRAINER);
         return p;
-    }
-
-    /** The integer under {@code head.<name>}, naming the key if it is not one. */
-    private static int integer(Properties p, String name) {
-        String v = p.getProperty(HeadSpec.PREFIX + name).trim();
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException ex) {
-            throw new IllegalArgumentException(HeadSpec.PREFIX + name + " must be an integer, got '" + v + "'", ex);
-        }
     }
 
     /** Replaces the list under {@code key} by one key per field, {@code prefix + names[i]}. */

@@ -3,7 +3,9 @@ package io.regheads.heads.model;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
+import io.regheads.core.data.TargetCheck;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
@@ -37,6 +39,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -146,16 +149,23 @@ public final class RegressionModel {
      * Fits the scalers on {@code train}, adapts the head's spec to the training targets ({@link HeadSpec#fittedTo};
      * a changed spec gets a fresh head), then trains encoder and head with the trainer settings.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or a NaN or
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, a NaN or
      *                                  infinite target for a head that cannot represent it (the message names the
-     *                                  row)
+     *                                  row), or, for a head trained on min-max scaled y, targets that min-max scaling
+     *                                  cannot carry (an overflowing range, extreme values: see {@link TargetCheck};
+     *                                  heavy tails only give a warning to {@code progress}); a head on raw y ({@link
+     *                                  TargetScaling#RAW}, the unnormalized decoder) is made for such targets
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        Checks.notNull("progress", progress);
         double[] y = train.y();
         checkTargets(y);
+        if (requested.targetScaling() != TargetScaling.RAW) {
+            TargetCheck.check("y", finite(y)).ifPresent(progress::onWarning);
+        }
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         yScaler = MinMaxScaler.fit(finite(y));
         HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(y, yScaler.min(), yScaler.max()));
@@ -421,6 +431,12 @@ public final class RegressionModel {
             return value;
         }
 
+        /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
+        @Override
+        public Optional<String> diagnose(INDArray x, double[] y) {
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+        }
+
         @Override
         public DataType dataType() {
             return type;
@@ -433,7 +449,8 @@ public final class RegressionModel {
      * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
      * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
      * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
-     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}.
+     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}. The bytes depend only on the
+     * model: identical fits give identical files (keys sorted, no date).
      *
      * @throws IllegalArgumentException if the model is not fitted
      * @throws UncheckedIOException     if the file cannot be written

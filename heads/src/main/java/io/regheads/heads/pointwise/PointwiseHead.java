@@ -106,8 +106,14 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         return new Targets.Values(y);
     }
 
+    /**
+     * @param phi     {@code [B, D]}
+     * @param targets not used (may be null)
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} of the head's type
+     */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
         if (config.sigmoid()) {
@@ -120,12 +126,19 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         return new Forward<>(new Scalar(values), c);
     }
 
+    /**
+     * @param dOutput a {@link Scalar} of the forward output's shape {@code [B]}
+     * @throws IllegalArgumentException if forward is not from this head or dOutput has another form or shape
+     */
     @Override
     public INDArray backward(Forward<Linear.Cache> forward, HeadOutput dOutput, Arena arena) {
-        Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s", dOutput.getClass().getSimpleName());
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
+        Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
+                dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         Linear.Cache c = forward.cache();
         INDArray d = ((Scalar) dOutput).values();
-        int b = (int) d.length();
+        int b = (int) c.output().size(0);
+        Checks.shape("dOutput values", d, b);
         INDArray dRaw = arena.get(c.output().dataType(), b, 1); // [B, 1]
         double[] out = Host.doubles(((Scalar) forward.output()).values()); // [B]
         double[] dv = Host.doubles(Host.contiguous(d, dRaw.dataType())); // [B]
@@ -177,11 +190,25 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         setNoiseStd(state.get(NOISE_STD));
     }
 
-    /** Point predictions {@code [B]}. */
+    /**
+     * Point predictions {@code [B]}, finite for every finite phi (a row whose float output overflows is recomputed
+     * in double precision, {@link Linear#inferRows}).
+     *
+     * @param phi {@code [B, D]} of the head's type
+     * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
+     */
     public double[] predict(INDArray phi) {
-        return ((Scalar) forward(phi, null, Arena.none()).output()).values().toDoubleVector();
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        double[] v = proj.inferRows("phi", phi); // [B]
+        if (config.sigmoid()) {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = 1 / (1 + Math.exp(-v[i]));
+            }
+        }
+        return v;
     }
 
+    /** {@code N(predict(phi), noiseStd^2)} per row; the arguments and exceptions of {@link #predict}. */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
         double[] mu = predict(phi);

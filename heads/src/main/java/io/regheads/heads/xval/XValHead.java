@@ -144,9 +144,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
     @Override
     public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rank("phi", phi, 2);
-        Checks.require(phi.size(1) == config.inputWidth(), "phi must have width %d, got %d", config.inputWidth(),
-                phi.size(1));
+        Checks.rows("phi", phi, "D", config.inputWidth());
         Checks.require(phi.dataType() == type, "phi must have data type %s, got %s", type, phi.dataType());
         int b = Math.toIntExact(phi.size(0));
         Linear.Cache c1 = fc1.forward(phi, arena); // [B, H]
@@ -180,7 +178,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** @throws IllegalArgumentException if dOutput is not of the form forward produced */
     @Override
     public INDArray backward(Forward<Cache> forward, HeadOutput dOutput, Arena arena) {
-        Checks.notNull("forward", forward);
+        Checks.require(forward != null && forward.cache() != null, "forward must come from this head's forward");
         Checks.notNull("dOutput", dOutput);
         Cache c = Checks.notNull("forward.cache", forward.cache());
         INDArray out = c.fc2().output(); // [B, 1 or 2]
@@ -190,7 +188,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         if (!config.learnedVariance()) {
             Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
                     dOutput.getClass().getSimpleName());
-            double[] dv = Host.doubles(((Scalar) dOutput).values()); // [B]
+            double[] dv = Host.doubles(Checks.shape("dOutput values", ((Scalar) dOutput).values(), b)); // [B]
             for (int i = 0; i < b; i++) {
                 dov[i] = dv[i]; // y_hat = o[:, 0]
             }
@@ -198,6 +196,8 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
             Checks.require(dOutput instanceof GaussianMixture, "dOutput must be a GaussianMixture, got %s",
                     dOutput.getClass().getSimpleName());
             GaussianMixture g = (GaussianMixture) dOutput;
+            Checks.shape("dOutput means", g.means(), b, 1);
+            Checks.shape("dOutput stds", g.stds(), b, 1);
             double[] dm = Host.doubles(g.means()); // [B]
             double[] ds = Host.doubles(g.stds());
             double[] o = Host.doubles(out); // [B * 2]
@@ -286,18 +286,40 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
                 : ((GaussianMixture) out).means().reshape(phi.size(0)).toDoubleVector();
     }
 
+    /**
+     * {@code N(mean, sigma^2)} per row (sigma learned, or the fixed noise level).
+     *
+     * @param phi {@code [B, D]} of the head's type, finite
+     * @throws IllegalArgumentException if phi is not {@code [B, D]}, has a non-finite value, or a row's output
+     *                                  overflows (each message names the row)
+     */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
+        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
-            double[] mu = ((Scalar) out).values().toDoubleVector();
+            double[] mu = finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi);
             double[] s = new double[mu.length];
             Arrays.fill(s, noiseStd);
             return MixtureDistribution.gaussian(mu, s);
         }
         GaussianMixture g = (GaussianMixture) out;
         long b = phi.size(0);
-        return MixtureDistribution.gaussian(g.means().reshape(b).toDoubleVector(), g.stds().reshape(b).toDoubleVector());
+        return MixtureDistribution.gaussian(finiteOutput("mean", g.means().reshape(b).toDoubleVector(), phi),
+                finiteOutput("std", g.stds().reshape(b).toDoubleVector(), phi));
+    }
+
+    /** {@code values} [B], or a refusal naming the first row whose value overflowed (phi too large for the type). */
+    private double[] finiteOutput(String what, double[] values, INDArray phi) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Double.isFinite(values[i])) {
+                throw new IllegalArgumentException("the xVal head's " + what + " for phi row " + i + " must be finite, got "
+                        + values[i] + ": that row's phi (largest magnitude " + phi.getRow(i).amaxNumber() + ") is too "
+                        + "large for " + type + " arithmetic");
+            }
+        }
+        return values;
     }
 
     @Override

@@ -99,7 +99,7 @@ class MixtureDistributionTest {
     void rejectsBadParametersNamingThem() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new MixtureDistribution(new double[][] {{1}}, new double[][] {{0}}, new double[][] {{0}}));
-        assertEquals("sigmas[0][0] must be > 0 and finite, got 0.0", e.getMessage());
+        assertEquals("sigmas[0][0] (row 0, component 0) must be > 0 and finite, got 0.0", e.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> new MixtureDistribution(new double[][] {{0.5, 0.6}}, new double[][] {{0, 1}}, new double[][] {{1, 1}}));
         MixtureDistribution d = MixtureDistribution.gaussian(new double[] {0}, new double[] {1});

@@ -28,8 +28,9 @@ class HeadRegistryTest {
 
     static Stream<HeadSpec> specs() {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(256, true),
-                new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.peer(),
-                UnnormalizedDecoderSpec.small(10, 1, 3), UnnormalizedDecoderSpec.version1(10, 1, 3, 16, 2, 32, 2),
+                new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.referenceSetup(),
+                UnnormalizedDecoderSpec.small(10, 1, 3), UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, true),
+                UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, false),
                 UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
                         .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
                 new XValSpec(256, false), new XValSpec(32, true));
@@ -61,21 +62,32 @@ class HeadRegistryTest {
         assertEquals(props("head=histogram\nhead.version=1\nhead.bins=256\nhead.tails=true\n"),
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
-                + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.peer().toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.referenceSetup().toProperties());
+        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.specialTokens=false\nhead.scaling=RAW\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\n"), UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.specialTokens=true\nhead.scaling=RAW\nhead.minExponent=0\n"
                 + "head.maxExponent=2\nhead.negatives=false\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
                 UnnormalizedDecoderSpec.small(10, 1, 3).withSpecialTokens(true).fittedTo(new double[] {103.4, 140.9})
                         .toProperties());
-        // settings version 1 (before raw targets) still read: y01 with exponents up to 0, no '-'
-        assertEquals(UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1), HeadRegistry.read(props(
+        // settings versions 1 and 2 (before raw targets) still read as trained: y01; version 2 with unitRange has
+        // exponents up to 0 and no '-', version 1 (and unitRange=false) every exponent and both signs
+        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, false), HeadRegistry.read(props(
                 "head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n")));
-        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), UnnormalizedDecoderSpec.version1(10, 1, 3, 32,
-                1, 128, 1).range());
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 9, true), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
+                1, 128, 1, false).range());
+        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true), HeadRegistry.read(props(
+                "head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n")));
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
+                1, 128, 1, true).range());
+        assertEquals(props("head=mdn\nhead.version=2\nhead.components=10\nhead.sigmaFloor=1.0E-4\n"),
+                new MixtureSpec(10).toProperties());
+        // version 1 had no floor: such files load with floor 0, as they were trained
+        assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
+        assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
                 List.copyOf(HeadRegistry.names()));
     }
@@ -89,10 +101,10 @@ class HeadRegistryTest {
         assertEquals(TargetScaling.CENTRED_MIN_MAX, new MixtureSpec(3).targetScaling());
         assertEquals(TargetScaling.MIN_MAX, DecoderSpec.small(10, 3).targetScaling());
         assertEquals(TargetScaling.RAW, UnnormalizedDecoderSpec.small(10, 1, 3).targetScaling());
-        assertEquals(TargetScaling.MIN_MAX, UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true).targetScaling());
         assertEquals(PointEstimate.MEAN, DecoderSpec.small(10, 3).pointEstimate());
         assertEquals(PointEstimate.AUTO, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
-        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.version1(10, 1, 3, 32, 1, 128, 1).pointEstimate());
+        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true).pointEstimate());
         assertEquals(TargetScaling.CENTRED_MIN_MAX, new XValSpec(8, false).targetScaling());
         assertEquals("mse", new XValSpec(8, false).defaultLoss());
         assertEquals("ce", new XValSpec(8, true).defaultLoss());
@@ -120,8 +132,11 @@ class HeadRegistryTest {
                 refusal("head=histogram\nhead.version=1\nhead.bins=8\nhead.tails=yes\n"));
         assertEquals("head.tails is missing", refusal("head=histogram\nhead.version=1\nhead.bins=8\n"));
         assertEquals("head.version is missing", refusal("head=mdn\nhead.components=3\n"));
-        assertEquals("head.version must be in [1, 1] (the newest this library reads), got 2",
-                refusal("head=mdn\nhead.version=2\nhead.components=3\n"));
+        assertEquals("head.version must be in [1, 2] (the newest this library reads), got 3",
+                refusal("head=mdn\nhead.version=3\nhead.components=3\nhead.sigmaFloor=1e-4\n"));
+        assertEquals("head.sigmaFloor is missing", refusal("head=mdn\nhead.version=2\nhead.components=3\n"));
+        assertEquals("head.sigmaFloor must be >= 0 and finite, got -1.0",
+                refusal("head=mdn\nhead.version=2\nhead.components=3\nhead.sigmaFloor=-1\n"));
         assertEquals("head.components must be >= 1, got 0", refusal("head=mdn\nhead.version=1\nhead.components=0\n"));
         assertEquals("head.component is not a known setting; known under 'head.': [components, version]",
                 refusal("head=mdn\nhead.version=1\nhead.components=3\nhead.component=4\n"));
@@ -150,7 +165,8 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL terms",
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
+                + "terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");
         p.setProperty("trainer.learningRate", "NaN");

@@ -104,7 +104,7 @@ public class RegressionModelTest {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(16, true),
                 new MixtureSpec(3), new XValSpec(16, false), new DecoderSpec(4, 3, 8, 1, 16, 1),
                 new UnnormalizedDecoderSpec(10, 1, 3, false, TargetScaling.RAW, null, 8, 1, 16, 1),
-                UnnormalizedDecoderSpec.version1(10, 1, 3, 8, 1, 16, 1));
+                UnnormalizedDecoderSpec.scaled(10, 1, 3, 8, 1, 16, 1, true));
     }
 
     /**

@@ -151,7 +151,7 @@ class XValHeadTest {
         XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
                 () -> head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 5), null, Arena.none()));
-        assertTrue(w.getMessage().contains("phi must have width 4, got 5"), w.getMessage());
+        assertEquals("phi must have shape [B, D] = [B, 4] with B >= 1, got [2, 5]", w.getMessage());
         assertThrows(IllegalArgumentException.class, () -> head.targets(new double[] {1, Double.NaN}));
         assertThrows(IllegalArgumentException.class, () -> head.setNoiseStd(0));
         assertThrows(IllegalArgumentException.class, () -> new XValHead.Config(0, 4, false, 1));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.model.HeadSpec;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.losses.Losses;
@@ -34,7 +34,7 @@ class ConsumerTest {
             x[i][1] = r.nextDouble() * 2 - 1;
             y[i] = 2 * x[i][0] - x[i][1] + 0.05 * r.nextGaussian();
         }
-        ModelConfig config = ModelConfig.defaults(new HeadSpec.Mixture(3)).withEncoder(2, 32)
+        ModelConfig config = ModelConfig.defaults(new MixtureSpec(3)).withEncoder(2, 32)
                 .withTrainer(TrainerConfig.defaults().withSeed(1).withMaxEpochs(60));
         RegressionModel model = RegressionModel.create(config, 2);
         model.fit(Dataset.of(x, y));

@@ -1,0 +1,218 @@
+package io.regheads.core.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.regheads.core.data.Dataset;
+import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.Param;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** How the trainer reports runs that go wrong: exploding losses and parameters, model exceptions, useless models. */
+class TrainerFailureTest {
+
+    private static Dataset data(int n) {
+        return TrainerTest.linearData(n, new double[] {1, -1}, 0.3, 0.05, 8L);
+    }
+
+    /** A linear model with hooks: a step callback (call number, inner loss) -> loss, and an optional diagnosis. */
+    private static class Hooked implements TrainableModel {
+        final LinearRegressionModel inner = new LinearRegressionModel(2);
+        final BiFunction<Integer, Double, Double> onStep;
+        int calls;
+
+        Hooked(BiFunction<Integer, Double, Double> onStep) {
+            this.onStep = onStep;
+        }
+
+        @Override
+        public List<Param> params() {
+            return inner.params();
+        }
+
+        @Override
+        public double trainStep(INDArray x, double[] y, Arena arena) {
+            return onStep.apply(++calls, inner.trainStep(x, y, arena));
+        }
+
+        @Override
+        public double evaluate(INDArray x, double[] y, Arena arena) {
+            return inner.evaluate(x, y, arena);
+        }
+    }
+
+    @Test
+    void aLearningRateThatOvershootsIsCaughtLongBeforeOverflow() {
+        // Adam moves every weight by about lr per step: at lr 1000 the second batch's MSE is near 1e6, far above the
+        // loss before training (about 1.1)
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1000).withSeed(1);
+        TrainingResult r = new Trainer(config).fit(new LinearRegressionModel(2), data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: training loss \\S+ at epoch 1, step 2 is far above its value "
+                + "before training \\(\\S+\\); try a lower learning rate \\(now 1\\.00e\\+03\\) or gradient clipping "
+                + "\\(clipNorm\\)"), r.message());
+        assertEquals(0, r.bestEpoch());
+    }
+
+    @Test
+    void aValidationLossFarAboveItsStartDiverges() {
+        // the training loss stays normal; the weights are spoilt after the last step of epoch 2, which only the
+        // validation loss sees
+        Hooked m = new Hooked((call, loss) -> loss);
+        Hooked spoilt = new Hooked((call, loss) -> {
+            return loss;
+        }) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                double loss = super.trainStep(x, y, arena);
+                if (calls == 2 * 9) {
+                    inner.b.value().putScalar(0, 1000.0); // the optimizer step keeps b near 1000
+                }
+                return loss;
+            }
+        };
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-3).withMaxEpochs(5);
+        TrainingResult healthy = new Trainer(config).fit(m, data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, healthy.stopReason(), healthy.message());
+        TrainingResult r = new Trainer(config).fit(spoilt, data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: validation loss \\S+ at epoch 2 is far above its value before "
+                + "training \\(\\S+\\); try a lower learning rate.*"), r.message());
+        assertEquals(1, r.bestEpoch());
+        assertEquals(1, r.validationLosses().size());
+        assertTrue(Math.abs(spoilt.inner.b.value().getDouble(0)) < 1, "epoch 1 weights restored");
+    }
+
+    @Test
+    void aNonFiniteParameterAtAnEpochsEndDiverges() {
+        // one step per epoch (batch >= rows): the NaN gradient of the first step reaches the weights, and the check at
+        // the epoch's end names the parameter before any loss is computed from it
+        Hooked m = new Hooked((call, loss) -> loss) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                double loss = super.trainStep(x, y, arena);
+                inner.w.grad().putScalar(1, Double.NaN);
+                return loss;
+            }
+        };
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(200).withValidationFraction(0);
+        TrainingResult r = new Trainer(config).fit(m, data(50));
+        assertEquals("training diverged: parameter 'w' is not finite (NaN at flat index 1) after epoch 1; try a lower "
+                + "learning rate (now 0.00100) or gradient clipping (clipNorm)", r.message());
+        assertEquals(0.0, m.inner.w.value().getDouble(1), 0.0); // initial weights restored
+    }
+
+    @Test
+    void anExplodedParameterDiverges() {
+        Hooked m = new Hooked((call, loss) -> loss) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                double loss = super.trainStep(x, y, arena);
+                inner.b.value().putScalar(0, 3e6); // initial weights are 0: the limit is 1e6
+                return loss;
+            }
+        };
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(200).withValidationFraction(0);
+        TrainingResult r = new Trainer(config).fit(m, data(50));
+        assertTrue(r.message().startsWith("training diverged: parameter 'b' exploded (3.000e+06 at flat index 0, beyond "
+                + "1.00e+06) after epoch 1"), r.message());
+    }
+
+    @Test
+    void aModelExceptionIsDivergenceOnlyWhenTheParametersShowIt() {
+        // the model refuses its own output once a weight is NaN (as the losses refuse non-finite head outputs)
+        Hooked refusing = new Hooked((call, loss) -> loss) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                if (Double.isNaN(inner.w.value().getDouble(0))) {
+                    throw new IllegalArgumentException("values must be finite everywhere, got NaN at index 0");
+                }
+                double loss = super.trainStep(x, y, arena);
+                if (calls == 3) {
+                    inner.w.grad().putScalar(0, Double.NaN);
+                }
+                return loss;
+            }
+        };
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withValidationFraction(0);
+        TrainingResult r = new Trainer(config).fit(refusing, data(100));
+        assertEquals("training diverged: parameter 'w' is not finite (NaN at flat index 0) at epoch 1, step 4 (the "
+                + "model then failed: values must be finite everywhere, got NaN at index 0); try a lower learning rate "
+                + "(now 0.00100) or gradient clipping (clipNorm)", r.message());
+
+        // with healthy parameters the same exception is an error, not a training outcome
+        IllegalArgumentException bug = new IllegalArgumentException("targets must have length 10");
+        Hooked broken = new Hooked((call, loss) -> {
+            if (call == 5) {
+                throw bug;
+            }
+            return loss;
+        });
+        assertSame(bug, assertThrows(IllegalArgumentException.class, () -> new Trainer(config).fit(broken, data(100))));
+    }
+
+    @Test
+    void aModelThatReportsDegeneratePredictionsFails() {
+        List<Integer> seenRows = new ArrayList<>();
+        Hooked collapsed = new Hooked((call, loss) -> loss) {
+            @Override
+            public Optional<String> diagnose(INDArray x, double[] y) {
+                seenRows.add(y.length);
+                return Optional.of("every row gets the same prediction");
+            }
+        };
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withMaxEpochs(3);
+        TrainingResult r = new Trainer(config).fit(collapsed, data(3000));
+        assertEquals(TrainingResult.StopReason.FAILED, r.stopReason());
+        assertEquals(List.of(Trainer.DIAGNOSE_ROWS), seenRows); // 300 validation rows, capped
+        assertEquals("training failed: every row gets the same prediction (after 3 epochs, weights of epoch 3); try a "
+                + "lower learning rate (now 0.00100) or gradient clipping (clipNorm)", r.message());
+        assertTrue(r.failed() && !r.diverged());
+        TrainingFailedException e = assertThrows(TrainingFailedException.class, r::requireConverged);
+        assertEquals(TrainingResult.StopReason.FAILED, e.reason());
+        assertSame(r, e.result());
+
+        Hooked unpredictable = new Hooked((call, loss) -> loss) {
+            @Override
+            public Optional<String> diagnose(INDArray x, double[] y) {
+                throw new IllegalArgumentException("sigmas[3][0] must be > 0 and finite, got 0.0");
+            }
+        };
+        TrainingResult u = new Trainer(config.withValidationFraction(0)).fit(unpredictable, data(40));
+        assertEquals(TrainingResult.StopReason.FAILED, u.stopReason());
+        assertTrue(u.message().startsWith("training failed: the trained model cannot predict the training rows: "
+                + "sigmas[3][0] must be > 0 and finite, got 0.0 (after 3 epochs"), u.message());
+    }
+
+    @Test
+    void aNonFiniteValidationLossBeforeTrainingIsReportedWithoutAdvice() {
+        Hooked m = new Hooked((call, loss) -> loss) {
+            @Override
+            public double evaluate(INDArray x, double[] y, Arena arena) {
+                return Double.NaN;
+            }
+        };
+        TrainingResult r = new Trainer(TrainerConfig.defaults()).fit(m, data(40));
+        assertEquals("training diverged: validation loss NaN before training (check the data and the model's "
+                + "initialisation)", r.message());
+        assertEquals(0, r.steps());
+    }
+
+    @Test
+    void aRunStoppedByTheEpochCapWhileStillImprovingSaysSo() {
+        // lr 1e-4 on a linear model: every epoch improves, so the cap of 3 ends the run early
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-4).withMaxEpochs(3);
+        TrainingResult r = new Trainer(config).fit(new LinearRegressionModel(2), data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, r.stopReason());
+        assertTrue(r.stillImproving() && !r.failed());
+        assertTrue(r.message().endsWith("at epoch 3; it was still falling at the epoch cap: more epochs (maxEpochs) or a "
+                + "higher learning rate (now 0.000100) may fit better"), r.message());
+    }
+}

@@ -287,6 +287,7 @@ final class CompareCommand implements Callable<Integer> {
         e.put("nllNonFinite", r.nllNonFinite());
         e.put("crps", r.crps());
         e.put("coverage90", r.coverage90());
+        e.put("width90", r.width90());
         e.put("trainSeconds", r.trainSeconds());
         e.put("epochs", r.epochs());
         e.put("stopReason", r.stopReason());

@@ -29,12 +29,14 @@ import org.nd4j.linalg.factory.Nd4j;
  *       y01 clipped into [0, 1 - 1e-7] first (as the PyTorch peer does) so that test targets outside the training
  *       range do not give an infinite NLL for the bounded histogram head; {@code clipped} counts those rows;</li>
  *   <li>{@code rmse}: root mean squared error of the head's point prediction ({@link RegressionModel#predictPoint}: the predictive
- *       mean, or the tree-walk median for the unnormalized decoder), original units;</li>
+ *       mean; for the unnormalized decoder AUTO, the certified mean, else the tree-walk median; or {@code --point}),
+ *       original units;</li>
  *   <li>{@code kendallTau}: Kendall's tau-b between the point prediction and y (NaN if either is constant);</li>
  *   <li>{@code crps}: mean CRPS in original units from a grid of {@link #CRPS_LEVELS} quantiles per row
  *       ({@link #crpsQuantileGrid}; deterministic, and robust to the rare huge values an unnormalized decoder can
  *       draw, which made a 200-sample estimate useless for it: one draw of 1e9 adds 1e9 / 200^2);</li>
- *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles).</li>
+ *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles);</li>
+ *   <li>{@code width90}: mean width of that interval (95% minus 5% quantile), original units.</li>
  * </ul>
  *
  * <p>Stateless; each call builds and trains a fresh model (not thread-safe: ND4J models are trained on the
@@ -85,6 +87,15 @@ public final class HeadRun {
             int clipped, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
             String stopReason, double[] y, String pointName, double[] point, double[] lower, double[] upper, double[] pit,
             RegressionModel model, String pointNote, int nonFinite, double nllNonFinite) {
+
+        /** Mean width of the central 90% interval, {@code mean(upper - lower)}, original units. */
+        public double width90() {
+            double s = 0;
+            for (int i = 0; i < lower.length; i++) {
+                s += upper[i] - lower[i];
+            }
+            return s / lower.length;
+        }
 
         /** PIT histogram over {@link #PIT_BINS} equal bins. */
         public int[] pitHistogram() {

@@ -434,7 +434,20 @@ public final class RegressionModel {
         /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
         @Override
         public Optional<String> diagnose(INDArray x, double[] y) {
-            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+            // NaN and +-Infinity targets (a head with special tokens) are outcomes, not positions: the check looks
+            // at the finite rows, whose quantiles describe the finite part
+            int[] fin = java.util.stream.IntStream.range(0, y.length).filter(i -> Double.isFinite(y[i])).toArray();
+            if (fin.length == y.length) {
+                return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+            }
+            if (fin.length == 0) {
+                return Optional.empty();
+            }
+            double[] yFinite = new double[fin.length];
+            for (int i = 0; i < fin.length; i++) {
+                yFinite[i] = y[fin[i]];
+            }
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x.getRows(fin))), yFinite);
         }
 
         @Override

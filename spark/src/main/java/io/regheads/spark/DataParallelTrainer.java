@@ -1,5 +1,6 @@
 package io.regheads.spark;
 
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
@@ -15,8 +16,8 @@ import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseHead;
 import io.regheads.spark.internal.ColumnMoments;
-import io.regheads.spark.internal.Failures;
 import io.regheads.spark.internal.ExecutorModels;
+import io.regheads.spark.internal.Failures;
 import io.regheads.spark.internal.FlatParams;
 import io.regheads.spark.internal.ModelPayload;
 import io.regheads.spark.internal.ScalerAnchor;
@@ -103,6 +104,9 @@ public final class DataParallelTrainer {
 
     private DataParallelTrainer(ModelConfig config, DataType type, int partitionBatchSize, int aggregationDepth,
             ProgressListener listener) {
+        Checks.require(config.targetTransform() == TargetTransform.NONE,
+                "config.targetTransform must be NONE for data-parallel training (its scalers come from distributed "
+                        + "min/max passes), got %s", config.targetTransform());
         this.config = config;
         this.type = type;
         this.partitionBatchSize = partitionBatchSize;
@@ -213,6 +217,9 @@ public final class DataParallelTrainer {
 
     /** The state of one fit call (driver side). */
     private final class Run {
+        /** The training features' means and population standard deviations over all rows. */
+        private double[] featureMean;
+        private double[] featureSd;
         private final JavaRDD<TrainingBlock> blocks;
         private final int features;
         private final JavaSparkContext jsc;
@@ -254,6 +261,7 @@ public final class DataParallelTrainer {
             try {
                 TrainingResult r = epochs(optimizer, stepsPerEpoch);
                 setNoiseLevel();
+                model.recordTraining(featureMean, featureSd, trainRows, validationRows, r);
                 return new Result(model, r, partitions, batch, trainRows, validationRows);
             } finally {
                 payload.destroy();
@@ -268,13 +276,16 @@ public final class DataParallelTrainer {
             double[] mean = first.meanOfSums();
             double[] scale = new double[features];
             Arrays.fill(scale, 1.0);
-            if (config.standardizeX()) {
-                ColumnMoments second = blocks.treeAggregate(ColumnMoments.empty(), (m, b) -> m.merge(b.moments(mean)),
-                        ColumnMoments::merge, aggregationDepth);
-                double[] variance = second.meanOfSums();
-                double[] maxAbs = first.maxAbs();
-                for (int j = 0; j < features; j++) {
-                    double sd = Math.sqrt(variance[j]);
+            ColumnMoments second = blocks.treeAggregate(ColumnMoments.empty(), (m, b) -> m.merge(b.moments(mean)),
+                    ColumnMoments::merge, aggregationDepth);
+            double[] variance = second.meanOfSums();
+            double[] maxAbs = first.maxAbs();
+            featureMean = mean;
+            featureSd = new double[features];
+            for (int j = 0; j < features; j++) {
+                double sd = Math.sqrt(variance[j]);
+                featureSd[j] = sd;
+                if (config.standardizeX()) {
                     scale[j] = sd <= 1e-12 * Math.max(1, maxAbs[j]) ? 1.0 : sd; // StandardScaler's constant-column rule
                 }
             }

@@ -71,6 +71,21 @@ class DataParallelTrainerTest {
             if (single.head() instanceof PointwiseHead p) {
                 assertEquals(p.noiseStd(), ((PointwiseHead) r.model().head()).noiseStd());
             }
+            // the provenance of the real run (rows, epochs, stop reason, losses), not of the scalers' set-up
+            assertEquals(single.provenance(), r.model().provenance(), head.name());
+            assertEquals(240L, r.model().provenance().orElseThrow().trainingRows(), head.name());
+            // the training features' statistics that outOfRange compares with: those of all rows
+            double[][] probe = {{0, 0, 0}, {50, 0, 0}, {0, 0, -40}};
+            var a = single.outOfRange(probe, 5).entries();
+            var b = r.model().outOfRange(probe, 5).entries();
+            assertEquals(2, a.size(), head.name());
+            assertEquals(a.size(), b.size(), head.name());
+            for (int i = 0; i < a.size(); i++) {
+                assertEquals(a.get(i).row(), b.get(i).row());
+                assertEquals(a.get(i).column(), b.get(i).column());
+                assertEquals(a.get(i).mean(), b.get(i).mean(), 1e-12);
+                assertEquals(a.get(i).sd(), b.get(i).sd(), 1e-12);
+            }
         }
     }
 
@@ -195,6 +210,9 @@ class DataParallelTrainerTest {
         org.apache.spark.sql.Dataset<Row> constant = df.withColumn("y", org.apache.spark.sql.functions.lit(2.0));
         e = assertThrows(IllegalArgumentException.class, () -> tr.fit(constant, X, "y"));
         assertTrue(e.getMessage().startsWith("the label must not be constant"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new DataParallelTrainer(TestData.config(new MixtureSpec(2), 1)
+                .withTargetTransform(io.regheads.core.data.TargetTransform.ROBUST)));
+        assertTrue(e.getMessage().startsWith("config.targetTransform must be NONE for data-parallel training"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> tr.withPartitionBatchSize(-1));
         assertThrows(IllegalArgumentException.class, () -> tr.withDataType(DataType.HALF));
     }

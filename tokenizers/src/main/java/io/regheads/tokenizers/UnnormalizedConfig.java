@@ -80,7 +80,7 @@ public record UnnormalizedConfig(int base, int exponentDigits, int mantissaDigit
      *
      * @param y      training targets (NaN and infinities are ignored; at least one finite)
      * @param margin exponents added below and above, {@code >= 0}
-     * @throws IllegalArgumentException if y is null or has no finite value, or margin < 0
+     * @throws IllegalArgumentException if y is null or has no finite value, or margin &lt; 0
      */
     public UnnormalizedConfig fittedTo(double[] y, int margin) {
         Checks.notNull("y", y);

@@ -1,5 +1,6 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.train.ConsoleProgress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
@@ -78,6 +79,14 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     DecodingOptions decoding;
 
+    @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
+            + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds 3 IQR below the first "
+            + "and above the third quartile, inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
+            + "right-skewed targets; predictions are mapped back exactly). With ROBUST or LOG, NLL(y01) is in the "
+            + "head's units; RMSE, CRPS and cov90 stay in the units of y. The unnormalized decoder, trained on raw y, is "
+            + "trained on the transformed y itself. NaN/infinite targets need NONE.")
+    TargetTransform targetTransform = TargetTransform.NONE;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
             + "(default: runs/compare-<yyyyMMdd-HHmmss>).")
     Path out;
@@ -100,7 +109,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         InputData input = data == null ? InputData.embedded()
                 : InputData.csv(data, target, split, training.seed, InputData.parseDelimiter(delimiter));
-        int nonFinite = checkNonFinite(input, presets);
+        int nonFinite = checkNonFinite(input, presets, targetTransform);
         int[] foldList = InputData.parseFolds(folds, input.folds().count());
         TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
         Path dir = out != null ? out
@@ -115,12 +124,18 @@ final class CompareCommand implements Callable<Integer> {
                 String.format(Locale.ROOT, "data: %s, %d rows, %d features, target '%s'; %s; test folds %s",
                         input.label(), input.data().rows(), input.data().features(), input.data().targetName(),
                         input.splitSource(), folds),
-                "model: " + TrainingOptions.describe(trainer),
-                "NLL: test NLL of y scaled to [0,1] by the training fold's min and max (y01 clipped into [0, 1-1e-7]); "
+                "model: " + TrainingOptions.describe(trainer)
+                        + (targetTransform == TargetTransform.NONE ? "" : "; target transform " + targetTransform),
+                "NLL: test NLL of y scaled to [0,1] by the training fold's "
+                        + (targetTransform == TargetTransform.NONE ? "min and max"
+                                : targetTransform == TargetTransform.ROBUST ? "ROBUST bounds" : "min and max of log1p(y - min)")
+                        + " (y01 clipped into [0, 1-1e-7]); "
                         + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
                         + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
                         + "prediction: " + (decoding.chosen() == null ? "each head's own (the predictive mean; "
-                        + "unnormalized-decoder: auto, the certified mean, else the tree-walk median)"
+                        + "unnormalized-decoder: auto, the certified mean, else the tree-walk median"
+                        + (targetTransform == TargetTransform.LOG ? "; with the LOG target transform the median for "
+                                + "every head" : "") + ")"
                         : "--point " + decoding.chosen().label())
                         + (nonFinite > 0 ? "; " + nonFinite + " NaN/infinite targets: learned with special tokens, "
                         + "left out of these metrics and scored as mean -log P(NaN/Inf) (NLL special)" : ""));
@@ -143,7 +158,7 @@ final class CompareCommand implements Callable<Integer> {
                 }
                 HeadRun.Result r;
                 try {
-                    r = HeadRun.run(p, training.loss, trainer, input, k, progress, decoding);
+                    r = HeadRun.run(p, training.loss, trainer, targetTransform, input, k, progress, decoding);
                 } catch (HeadRun.FailedRun f) {
                     failures.add(f);
                     rows.add(failedJson(f));
@@ -182,7 +197,9 @@ final class CompareCommand implements Callable<Integer> {
                 }
             }
         }
-        String jsonText = Json.write(toJson(input, trainer, header, rows, notes, pngs));
+        Map<String, Object> jsonMap = toJson(input, trainer, header, rows, notes, pngs);
+        jsonMap.put("targetTransform", targetTransform.name());
+        String jsonText = Json.write(jsonMap);
         try {
             Files.writeString(dir.resolve("results.json"), jsonText + "\n");
         } catch (IOException e) {
@@ -211,7 +228,7 @@ final class CompareCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming the heads that cannot
      */
-    private static int checkNonFinite(InputData input, List<HeadCatalog.Preset> presets) {
+    private static int checkNonFinite(InputData input, List<HeadCatalog.Preset> presets, TargetTransform target) {
         int n = 0;
         int first = -1;
         double[] y = input.data().y();
@@ -220,6 +237,11 @@ final class CompareCommand implements Callable<Integer> {
                 n++;
                 first = first < 0 ? i : first;
             }
+        }
+        if (n > 0 && target != TargetTransform.NONE) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "--target-transform must be NONE for %s, "
+                    + "which has %d NaN or infinite targets (first at data row %d, %s), got %s", input.label(), n,
+                    first, y[first], target));
         }
         if (n > 0) {
             List<String> cannot = new ArrayList<>();

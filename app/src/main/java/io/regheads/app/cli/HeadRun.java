@@ -2,7 +2,8 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.data.MinMaxScaler;
+import io.regheads.core.data.TargetScaler;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
@@ -15,6 +16,7 @@ import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.model.LossSpec;
 import io.regheads.heads.model.ModelConfig;
+import io.regheads.heads.model.OutOfRangeReport;
 import io.regheads.heads.model.RegressionModel;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
@@ -48,6 +50,8 @@ public final class HeadRun {
     /** Bins of the PIT histogram. */
     public static final int PIT_BINS = 10;
     private static final double CLIP_HIGH = 1 - 1e-7;
+    /** Test rows with an input further than this many training standard deviations from its mean are named. */
+    static final double OUT_OF_RANGE_SDS = 10;
 
     private HeadRun() {}
 
@@ -159,10 +163,15 @@ public final class HeadRun {
         Checks.notNull("d", d);
         Checks.rowValues("y", y, d.batchSize());
         Checks.atLeast("levels", levels, 1);
+        double[] taus = new double[levels];
+        for (int k = 1; k <= levels; k++) {
+            taus[k - 1] = (k - 0.5) / levels;
+        }
+        double[][] qs = d.quantiles(taus); // one batch call: [K][B]
         double total = 0;
         for (int k = 1; k <= levels; k++) {
-            double tau = (k - 0.5) / levels;
-            double[] q = d.inverseCumulativeProbability(tau);
+            double tau = taus[k - 1];
+            double[] q = qs[k - 1];
             for (int i = 0; i < y.length; i++) {
                 total += ((y[i] < q[i] ? 1 : 0) - tau) * (q[i] - y[i]);
             }
@@ -229,7 +238,7 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
-        return run(preset, requestedLoss, trainer, input, fold, progress, null);
+        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, null);
     }
 
     /**
@@ -243,6 +252,34 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress, DecodingOptions decoding) {
+        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, decoding);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with a target
+     * transform ({@link ModelConfig#targetTransform()}); NLL(y01) is then in the head's units. Test rows with an input
+     * more than {@value #OUT_OF_RANGE_SDS} training standard deviations from its training mean are named in a warning
+     * to {@code progress}.
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
+            TargetTransform target, InputData input, int fold, ProgressListener progress) {
+        return run(preset, requestedLoss, trainer, target, input, fold, progress, null);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, TargetTransform, InputData, int, ProgressListener)}
+     * with the point decoding of {@code decoding} ({@code null}: the model's own estimate, {@link
+     * RegressionModel#pointEstimate()}). Targets that are NaN or +-Infinity train a head that can learn them with its
+     * special tokens under the NONE transform; the metrics describe the finite test rows, and {@code nllNonFinite}
+     * the others.
+     *
+     * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
+     *                                  targets hold NaN or +-Infinity and the head cannot learn them (or the
+     *                                  transform is not NONE)
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
+            TargetTransform target, InputData input, int fold, ProgressListener progress, DecodingOptions decoding) {
+        Checks.notNull("target", target);
         Checks.notNull("preset", preset);
         Checks.notNull("trainer", trainer);
         Checks.notNull("input", input);
@@ -271,7 +308,8 @@ public final class HeadRun {
                     input.data().rows() - finiteRows(input.data().y()).length);
         }
         LossChoice loss = chooseLoss(spec, requestedLoss, train.features());
-        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer);
+        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer)
+                .withTargetTransform(target);
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
         if (tr.failed()) {
@@ -288,8 +326,18 @@ public final class HeadRun {
         }
         double[][] x = rows(allX, finiteTest);
         double[] y = values(allY, finiteTest);
-        MinMaxScaler ys = model.yScaler();
-        double[] y01 = ys.transform(y);
+        OutOfRangeReport far = model.outOfRange(allX, OUT_OF_RANGE_SDS);
+        if (!far.isEmpty()) {
+            progress.onWarning("fold " + fold + " of " + input.label() + ": "
+                    + far.message(input.data().featureNames().toArray(new String[0]), 3));
+        }
+        TargetScaler ts = model.targetScaler();
+        double[] y01 = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            // ROBUST's clipping is left to the count below; NaN below the LOG transform's support: clipped to 0 below
+            double t = target == TargetTransform.ROBUST ? y[i] : ts.transformed(y[i]);
+            y01[i] = Double.isNaN(t) ? Double.NEGATIVE_INFINITY : ts.unit().transform(t);
+        }
         int clipped = 0;
         for (int i = 0; i < y01.length; i++) {
             double c = Math.min(Math.max(y01[i], 0), CLIP_HIGH);
@@ -301,8 +349,8 @@ public final class HeadRun {
         double nll01 = Metrics.meanNll(model.predictUnit(x).logDensity(y01));
         PredictiveDistribution d = model.predict(x);
         boolean tokens = model.head().generatesTokens();
-        Decoding dec = decoding == null ? Decoding.of(model.config().head().pointEstimate())
-                : decoding.decoding(model.config().head().pointEstimate(), trainer.seed(), tokens);
+        Decoding dec = decoding == null ? Decoding.of(model.pointEstimate())
+                : decoding.decoding(model.pointEstimate(), trainer.seed(), tokens);
         String pointNote = decoding == null ? "" : decoding.note(preset.name(), tokens);
         double[] point = model.predictPoint(x, dec);
         double rmse = Math.sqrt(Metrics.mse(point, y));

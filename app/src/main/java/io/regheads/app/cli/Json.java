@@ -11,11 +11,11 @@ import java.util.Map;
  *
  * <p>Stateless and thread-safe.
  */
-final class Json {
+public final class Json {
     private Json() {}
 
     /** The JSON text of {@code value}. */
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder sb = new StringBuilder();
         append(sb, value);
         return sb.toString();

@@ -1,5 +1,12 @@
 package io.regheads.app.cli;
 
+import io.regheads.app.experiments.BbobCommand;
+import io.regheads.app.experiments.CurveFitCommand;
+import io.regheads.app.experiments.DataEfficiencyCommand;
+import io.regheads.app.experiments.DecoderSizeCommand;
+import io.regheads.app.experiments.DensityCommand;
+import io.regheads.app.experiments.HammingCommand;
+import io.regheads.app.experiments.RepeatMeanCommand;
 import io.regheads.core.train.TrainingFailedException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -9,11 +16,14 @@ import picocli.CommandLine.Command;
 /**
  * Entry point of the {@code regheads} command line ({@code ./regheads} at the repository root runs it).
  *
- * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code uci} ({@link UciCommand}), {@code risk}
+ * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code train} ({@link TrainCommand}), {@code predict}
+ * ({@link PredictCommand}), {@code uci} ({@link UciCommand}), {@code risk}
  * ({@link RiskCommand}) and {@code curves}
- * ({@link CurvesCommand}). Exit codes:
+ * ({@link CurvesCommand}); the decoding paper's other experiments are in {@code io.regheads.app.experiments}
+ * ({@code density}, {@code curve-fit}, {@code bbob}, {@code data-efficiency}, {@code hamming}, {@code decoder-size},
+ * {@code repeat-mean}). Exit codes:
  * <ul>
- *   <li>{@value #EXIT_OK}: every head trained;</li>
+ *   <li>{@value #EXIT_OK}: success (every head trained; {@code predict}: every row scored);</li>
  *   <li>{@value #EXIT_HEAD_FAILED}: the command ran to the end, but training failed for at least one head (it
  *       diverged or left an unusable model, e.g. at a too large learning rate); those heads are marked
  *       {@code FAILED} in the output, the others are reported as usual;</li>
@@ -31,12 +41,14 @@ import picocli.CommandLine.Command;
 @Command(name = "regheads", mixinStandardHelpOptions = true, version = "regheads 0.1.0-SNAPSHOT",
         description = "Numeric regression heads: train, compare and plot them on tabular data.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every head trained",
+        exitCodeList = {"0:success (every head trained; predict: every row scored)",
             "1:training failed for some head (marked FAILED in the output; the other heads ran)",
             "2:bad input (file, data or option)",
             "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"},
         footer = {"%nErrors are one line on stderr; REGHEADS_DEBUG=1 adds the stack trace."},
-        subcommands = {CompareCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
+        subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
+            DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
+            DecoderSizeCommand.class, RepeatMeanCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code when everything trained. */

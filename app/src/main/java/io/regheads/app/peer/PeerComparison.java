@@ -42,8 +42,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class PeerComparison {
 
-    /** One head's figures. */
-    public record Row(String head, double msPerStep, double secondsPerEpoch, double testMse, double testNll, double predPerSecond, TrainingResult training) {}
+    /**
+     * One head's figures; {@code predPerSecondWarm} is the same timing after 100 more calls (the JIT's steady state),
+     * NaN where not measured.
+     */
+    public record Row(String head, double msPerStep, double secondsPerEpoch, double testMse, double testNll, double predPerSecond,
+            double predPerSecondWarm, TrainingResult training) {}
 
     private PeerComparison() {}
 
@@ -69,11 +73,12 @@ public final class PeerComparison {
         PeerData test = PeerData.read(dir.resolve("heads_ref_data_test.csv.gz"));
         System.out.printf("peer data: train %d x %d, test %d; java %s; %s%n", train.data().rows(), train.data().features(),
                 test.data().rows(), System.getProperty("java.version"), java.time.Instant.now());
-        System.out.printf("%-10s %10s %9s %10s %9s %14s%n", "head", "ms/step", "s/epoch", "test MSE", "test NLL", "pred/s");
+        System.out.printf("%-10s %10s %9s %10s %9s %14s %14s%n", "head", "ms/step", "s/epoch", "test MSE", "test NLL",
+                "pred/s", "pred/s warm");
         for (String h : heads) {
             Row r = run(spec(h), train, test);
-            System.out.printf("%-10s %10.3f %9.3f %10.6f %9.4f %14.0f%n", r.head(), r.msPerStep(), r.secondsPerEpoch(),
-                    r.testMse(), r.testNll(), r.predPerSecond());
+            System.out.printf("%-10s %10.3f %9.3f %10.6f %9.4f %14.0f %14.0f%n", r.head(), r.msPerStep(),
+                    r.secondsPerEpoch(), r.testMse(), r.testNll(), r.predPerSecond(), r.predPerSecondWarm());
         }
     }
 
@@ -108,18 +113,11 @@ public final class PeerComparison {
         if (head instanceof DecoderSpec) {
             return decoder(m, head, tr, msPerStep, secondsPerEpoch, test);
         }
-        // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean)
+        // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean);
+        // then the same after 100 more calls (steady state)
         double[][] x = test.data().x();
-        double[] seconds = new double[30];
-        for (int r = -3; r < seconds.length; r++) {
-            long t0 = System.nanoTime();
-            m.predictUnit(x).mean();
-            if (r >= 0) {
-                seconds[r] = (System.nanoTime() - t0) * 1e-9;
-            }
-        }
-        Arrays.sort(seconds);
-        double predPerSecond = y01.length / seconds[seconds.length / 2];
+        double predPerSecond = y01.length / medianPredictSeconds(m, x, 3);
+        double predPerSecondWarm = y01.length / medianPredictSeconds(m, x, 100);
         PredictiveDistribution d = m.predictUnit(x);
         double[] mean = d.mean();
         double mse = 0;
@@ -130,7 +128,21 @@ public final class PeerComparison {
             nll -= logp[i];
         }
         return new Row(head.name(), msPerStep, secondsPerEpoch, mse / y01.length,
-                nll / y01.length, predPerSecond, tr);
+                nll / y01.length, predPerSecond, predPerSecondWarm, tr);
+    }
+
+    /** Median seconds of 30 timed {@code predictUnit(x).mean()} calls after {@code warmUp} untimed ones. */
+    static double medianPredictSeconds(RegressionModel m, double[][] x, int warmUp) {
+        double[] seconds = new double[30];
+        for (int r = -warmUp; r < seconds.length; r++) {
+            long t0 = System.nanoTime();
+            m.predictUnit(x).mean();
+            if (r >= 0) {
+                seconds[r] = (System.nanoTime() - t0) * 1e-9;
+            }
+        }
+        Arrays.sort(seconds);
+        return seconds[seconds.length / 2];
     }
 
     /**
@@ -238,7 +250,7 @@ public final class PeerComparison {
         long t2 = System.nanoTime();
         double[] med = d.median();
         System.out.printf("[decoder] tree-walk median: MSE %.6f, %.0f pred/s%n", mse(med, y01), n / ((System.nanoTime() - t2) * 1e-9));
-        return new Row(head.name(), msPerStep, secondsPerEpoch, mseSample, nll, first, tr);
+        return new Row(head.name(), msPerStep, secondsPerEpoch, mseSample, nll, first, Double.NaN, tr);
     }
 
     private static double mse(double[] a, double[] y) {

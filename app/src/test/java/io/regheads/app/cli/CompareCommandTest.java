@@ -159,6 +159,42 @@ class CompareCommandTest {
         assertTrue(r.out().contains("\"kendallTau\":null"), r.out());
     }
 
+    /**
+     * One target of 1e300 among values 1..60: min-max scaling refuses it (exit 2, naming --target-transform); LOG and
+     * ROBUST carry it, and the header and JSON say which transform ran.
+     */
+    @Test
+    void targetTransformCarriesAnExtremeTarget() throws IOException {
+        StringBuilder csv = new StringBuilder("x,y\n");
+        StringBuilder folds = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            csv.append(i).append(',').append(i == 7 ? "1e300" : Integer.toString(1 + i)).append('\n');
+            folds.append(i % 10 == 3 ? 3 : i % 3).append('\n'); // row 7 trains in every fold
+        }
+        Path data = tmp.resolve("extreme.csv");
+        Path split = tmp.resolve("fold.txt");
+        Files.writeString(data, csv.toString());
+        Files.writeString(split, folds.toString());
+        CliTestSupport.Run none = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                "--heads", "pointwise",
+                "--epochs", "1", "--quiet", "--folds", "3", "--out", tmp.resolve("n").toString());
+        assertEquals(Regheads.EXIT_BAD_INPUT, none.exit(), none.err());
+        assertTrue(none.err().startsWith("regheads: y has extreme values: ") && none.err().strip().lines().count() == 1
+                && none.err().contains("fit with a target transform (LOG for positive right-skewed targets")
+                && none.err().contains("--target-transform on the command line"), none.err());
+        for (String t : new String[] {"LOG", "ROBUST"}) {
+            CliTestSupport.Run r = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                    "--heads", "pointwise",
+                    "--epochs", "1", "--quiet", "--folds", "3", "--target-transform", t, "--out",
+                    tmp.resolve(t).toString());
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("; target transform " + t + "\n"), r.out());
+            assertTrue(Files.readString(tmp.resolve(t).resolve("results.json")).contains("\"targetTransform\":\"" + t
+                    + "\""));
+        }
+        assertOneLineError(CliTestSupport.run("compare", "--target-transform", "SQRT"), "--target-transform");
+    }
+
     @Test
     void targetWithoutDataIsRejected() {
         assertOneLineError(CliTestSupport.run("compare", "--target", "y"),

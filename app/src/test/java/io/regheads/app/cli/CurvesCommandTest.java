@@ -42,12 +42,26 @@ class CurvesCommandTest {
         assertThrows(IllegalArgumentException.class, () -> CurvesCommand.sample("sine", 9, 1));
     }
 
+    /**
+     * Both heads learn the sine: test RMSE below 0.3, between the best possible 0.189 (the noise, sqrt of
+     * E[(0.05 + 0.125 (x + 1))^2] = 0.0358) and the 0.748 of a constant prediction (sqrt of var sin(3x) = 1/2 - sin(6) /
+     * 12 plus the noise), and 90% intervals that cover between 75% and 99% of the 100 test rows.
+     */
     @Test
     void writesOnePngPerHead() throws IOException {
-        CliTestSupport.Run r = CliTestSupport.run("curves", "--function", "sine", "--samples", "60", "--epochs", "1",
+        CliTestSupport.Run r = CliTestSupport.run("curves", "--function", "sine", "--samples", "400", "--epochs", "60",
                 "--heads", "pointwise,mdn", "--quiet", "--out", tmp.toString());
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().startsWith("function sine: 60 training and 15 test samples;"), r.out());
+        assertTrue(r.out().startsWith("function sine: 400 training and 100 test samples;"), r.out());
+        String[] lines = r.out().strip().split("\n");
+        for (int i = 0; i < 2; i++) {
+            String[] f = lines[2 + i].strip().split("\\s+"); // head, loss, NLL, RMSE, cov90, train s
+            assertEquals(i == 0 ? "pointwise" : "mdn", f[0]);
+            double rmse = Double.parseDouble(f[3]);
+            double cov = Double.parseDouble(f[4]);
+            assertTrue(rmse > 0.15 && rmse < 0.3, lines[2 + i]);
+            assertTrue(cov >= 0.75 && cov <= 0.99, lines[2 + i]);
+        }
         for (String h : new String[] {"pointwise", "mdn"}) {
             assertTrue(Files.size(tmp.resolve("curves-sine-" + h + ".png")) > 1000, h);
         }

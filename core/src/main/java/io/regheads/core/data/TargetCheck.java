@@ -23,7 +23,9 @@ import java.util.Optional;
  *   <li>ratio above {@value #WARN_RATIO}: a heavy-tail warning;</li>
  *   <li>central spread 0 but range not (at least 98% of the targets equal): a warning.</li>
  * </ul>
- * The messages name the extreme values and suggest a transform of y (e.g. log) or removing the rows. Constant
+ * The messages name the extreme values and the target transforms that carry them ({@link TargetTransform#LOG} for
+ * positive right-skewed targets, {@link TargetTransform#ROBUST} otherwise: {@code ModelConfig.withTargetTransform} in
+ * the model API, {@code --target-transform} on the command line), or removing the rows. Constant
  * targets are left to {@link MinMaxScaler#fit}. Cost: one sort of a copy of y.
  *
  * <p>Example: y = (1, 2, ..., 99, 1e300): k = 1, central spread 99 - 2 = 97, ratio 1.03e298: refused. Stateless and
@@ -34,6 +36,11 @@ public final class TargetCheck {
     public static final double REFUSE_RATIO = 1e4;
     /** Range over central-98% spread above which a warning is given. */
     public static final double WARN_RATIO = 100;
+
+    /** The advice the messages give. */
+    static final String SUGGESTION = "a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 "
+            + "IQR beyond the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "
+            + "on the command line)";
 
     private TargetCheck() {}
 
@@ -73,10 +80,10 @@ public final class TargetCheck {
         String what = String.format(Locale.ROOT, "its range [%.6g, %.6g] is %.3g times the spread of its central 98%% "
                 + "[%.6g, %.6g], so after min-max scaling those targets occupy %.2g of [0, 1]", min, max, ratio, lo, hi,
                 1 / ratio);
-        Checks.require(!(ratio > REFUSE_RATIO), "%s has extreme values: %s; transform y (e.g. log) or remove the "
-                + "extreme rows before fitting", name, what);
+        Checks.require(!(ratio > REFUSE_RATIO), "%s has extreme values: %s; fit with %s, or remove the extreme rows", name,
+                what, SUGGESTION);
         if (ratio > WARN_RATIO) {
-            return Optional.of(name + " is heavy-tailed: " + what + "; consider transforming y (e.g. log) before fitting");
+            return Optional.of(name + " is heavy-tailed: " + what + "; consider " + SUGGESTION);
         }
         return Optional.empty();
     }

@@ -6,7 +6,9 @@
  * scalers fitted on training rows only: {@link io.regheads.core.data.StandardScaler} for x and {@link
  * io.regheads.core.data.MinMaxScaler} for y (with the log-Jacobian that converts densities back to original
  * units), and {@link io.regheads.core.data.TargetCheck}, which refuses targets min-max scaling cannot carry (extreme
- * values, an overflowing range) and warns about heavy tails.
+ * values, an overflowing range) and warns about heavy tails; {@link io.regheads.core.data.TargetScaler} maps y to a
+ * head's unit interval by a {@link io.regheads.core.data.TargetTransform} (min-max, ROBUST median/IQR bounds with
+ * clipping, or LOG) and the predictions back.
  *
  * <p>Typical UCI protocol for split k:
  * <pre>{@code

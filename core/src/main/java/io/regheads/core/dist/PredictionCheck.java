@@ -32,7 +32,7 @@ public final class PredictionCheck {
 
     /**
      * Describes how the distributions {@code d} collapsed on rows with targets {@code y}, or empty if they look
-     * usable (also when B < 2 or every target is the same: nothing to tell apart).
+     * usable (also when B &lt; 2 or every target is the same: nothing to tell apart).
      *
      * @param d predictive distributions of B rows
      * @param y {@code [B]} targets, finite, in the units of {@code d}

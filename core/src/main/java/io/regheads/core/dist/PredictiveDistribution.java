@@ -1,5 +1,6 @@
 package io.regheads.core.dist;
 
+import io.regheads.core.internal.Checks;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
@@ -74,4 +75,80 @@ public interface PredictiveDistribution {
 
     /** Upper end of the support per row ({@code +Infinity} if unbounded). */
     double[] supportUpperBound();
+
+    // ------------------------------------------------------------------ batch queries (many values per row at once)
+
+    /**
+     * Quantiles at several levels in one call: {@code result[l][b] = inverseCumulativeProbability(levels[l])[b]}
+     * (bit for bit: columnar implementations override this with a faster loop computing the same values).
+     * Allocates {@code levels.length} arrays of B, nothing per row.
+     *
+     * <p>Example: {@code quantiles(0.05, 0.5, 0.95)} gives the 5% quantiles, the medians and the 95% quantiles, each
+     * {@code [B]}.
+     *
+     * @param levels each in [0, 1]; may be empty (then an empty result)
+     * @return {@code [levels.length][B]}
+     * @throws IllegalArgumentException if levels is null or a level is outside [0, 1] or NaN
+     */
+    default double[][] quantiles(double... levels) {
+        Checks.allInClosedRange("levels", levels, 0, 1);
+        double[][] out = new double[levels.length][];
+        for (int l = 0; l < levels.length; l++) {
+            out[l] = inverseCumulativeProbability(levels[l]);
+        }
+        return out;
+    }
+
+    /**
+     * The cdf of every row at every point of one grid: {@code result[g][b] = P(Y_b <= grid[g])}, equal to {@code
+     * cumulativeProbability} at a {@code [B]} array filled with {@code grid[g]}. Allocates {@code grid.length} arrays
+     * of B, nothing per row.
+     *
+     * @param grid finite values in any order; may be empty
+     * @return {@code [grid.length][B]}
+     * @throws IllegalArgumentException if grid is null or holds a NaN or infinite value
+     */
+    default double[][] cumulativeProbabilityGrid(double[] grid) {
+        Checks.allFinite("grid", grid);
+        double[][] out = new double[grid.length][];
+        double[] y = new double[batchSize()];
+        for (int g = 0; g < grid.length; g++) {
+            java.util.Arrays.fill(y, grid[g]);
+            out[g] = cumulativeProbability(y);
+        }
+        return out;
+    }
+
+    /**
+     * The log density of every row at every point of one grid: {@code result[g][b] = log p_b(grid[g])}, as {@link
+     * #logDensity} at a {@code [B]} array filled with {@code grid[g]} ({@code -Infinity} outside a row's support).
+     *
+     * @param grid finite values in any order; may be empty
+     * @return {@code [grid.length][B]}
+     * @throws IllegalArgumentException if grid is null or holds a NaN or infinite value
+     */
+    default double[][] logDensityGrid(double[] grid) {
+        Checks.allFinite("grid", grid);
+        double[][] out = new double[grid.length][];
+        double[] y = new double[batchSize()];
+        for (int g = 0; g < grid.length; g++) {
+            java.util.Arrays.fill(y, grid[g]);
+            out[g] = logDensity(y);
+        }
+        return out;
+    }
+
+    /**
+     * The central interval of probability {@code coverage} per row: {@code {lower, upper}} = the quantiles at
+     * {@code (1 - coverage) / 2} and {@code (1 + coverage) / 2}. Example: {@code centralInterval(0.9)} gives the
+     * 5% and 95% quantiles.
+     *
+     * @param coverage in [0, 1]
+     * @return {@code [2][B]}: lower ends, then upper ends
+     * @throws IllegalArgumentException if coverage is outside [0, 1] or NaN
+     */
+    default double[][] centralInterval(double coverage) {
+        Checks.inClosedRange("coverage", coverage, 0, 1);
+        return quantiles((1 - coverage) / 2, (1 + coverage) / 2);
+    }
 }

@@ -79,6 +79,18 @@ public final class Checks {
         return values;
     }
 
+    /** Every element in the closed interval [lo, hi] (NaN fails); the message names the first offending index. */
+    public static double[] allInClosedRange(String name, double[] values, double lo, double hi) {
+        notNull(name, values);
+        for (int i = 0; i < values.length; i++) {
+            if (!(values[i] >= lo && values[i] <= hi)) {
+                throw new IllegalArgumentException(name + " must be in [" + lo + ", " + hi + "], got " + values[i]
+                        + " at index " + i);
+            }
+        }
+        return values;
+    }
+
     /**
      * Per-row query values of a batched distribution: not null, exactly {@code length} entries, none NaN (+-Infinity
      * is allowed: densities there are 0). Returns it.

@@ -204,6 +204,45 @@ public final class Linear implements Layer<Linear.Cache> {
         return y;
     }
 
+    /**
+     * Row {@code row} of {@code x W + b} in double precision from host copies of that input row and of the
+     * parameters: what {@link #inferRows} does for a row whose output in the parameters' precision is not finite,
+     * for callers that run the forward pass themselves (a prediction that fills its buffers chunk by chunk).
+     *
+     * @param name  the input's name for messages (e.g. {@code "phi"})
+     * @param input {@code [N, in]}, any layout
+     * @param row   the row, in {@code [0, N)}
+     * @param label the row's number in messages (its index in the caller's whole batch)
+     * @return {@code [out]}
+     * @throws IllegalArgumentException if input is not {@code [N, in]}, row is out of range, the input row has a
+     *                                  non-finite value (naming label and column) or the output overflows even in
+     *                                  double (naming label)
+     */
+    public double[] inferRowInDouble(String name, INDArray input, int row, long label) {
+        Checks.rows(name, input, "in", in);
+        Checks.require(row >= 0 && row < input.size(0), "row must be in [0, %d), got %d", input.size(0), row);
+        double[] x = Host.doubles(input.getRow(row)); // [in]
+        for (int i = 0; i < in; i++) {
+            if (!Double.isFinite(x[i])) {
+                throw new IllegalArgumentException(name + " must be finite, got " + x[i] + " at row " + label
+                        + ", column " + i);
+            }
+        }
+        double[] w = Host.doubles(weight.value()); // [in, out]
+        double[] y = Host.doubles(bias.value()); // [out]
+        for (int i = 0; i < in; i++) {
+            for (int j = 0; j < out; j++) {
+                y[j] += x[i] * w[i * out + j];
+            }
+        }
+        int bad = firstNonFinite(y, 0, out);
+        if (bad >= 0) {
+            throw new IllegalArgumentException("the output of " + this + " for " + name + " row " + label + " must be "
+                    + "finite, got " + y[bad] + " at column " + bad + " even in double precision");
+        }
+        return y;
+    }
+
     private static int firstNonFinite(double[] v, int from, int n) {
         for (int j = 0; j < n; j++) {
             if (!Double.isFinite(v[from + j])) {

@@ -1,13 +1,13 @@
 package io.regheads.core.nn;
 
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The default encoder {@code phi(x)}: {@code layers} times (Linear, ReLU).
@@ -117,9 +117,8 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
     }
 
     /**
-     * phi for prediction: the same values as {@code forward(input, arena).output()} (bit for bit), without caches for
-     * backward; each ReLU is applied in place on its layer's output through one host scratch array per call, so it
-     * is markedly cheaper than {@code forward} on large batches (figures in docs/performance.md). Thread-safe for
+     * phi for prediction: the same values as {@code forward(input, arena).output()}, without caches for backward;
+     * each ReLU is applied in place on its layer's output (see {@link #infer(INDArray, Arena)}). Thread-safe for
      * concurrent calls (no shared buffers).
      *
      * @param input [B, D_in], finite, the parameters' type
@@ -127,24 +126,28 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
      * @throws IllegalArgumentException as {@link #forward}
      */
     public INDArray infer(INDArray input) {
+        return infer(input, Arena.none());
+    }
+
+    /**
+     * As {@link #infer(INDArray)} with every layer output from {@code arena} and each ReLU applied in place by
+     * ND4J's native op (no host copies; the same values as {@code max(x, 0)}, except that an output of {@code -0.0}
+     * keeps its sign, which no later product can see): a prediction loop that resets one arena per chunk of rows
+     * allocates no native memory after its first chunk. The result is an arena buffer, valid until the arena hands
+     * it out again. Concurrent calls need separate arenas.
+     *
+     * @param input [B, D_in], finite, the parameters' type
+     * @return phi [B, width]
+     * @throws IllegalArgumentException as {@link #forward}
+     */
+    public INDArray infer(INDArray input, Arena arena) {
         Checks.rank("input", input, 2);
         Tensors.rowsOf("input", input, type, config.inputWidth(), 2);
         Checks.allFinite("input", input);
         INDArray h = input;
-        float[] fs = null;
-        double[] ds = null;
         for (Linear lin : linear) {
-            INDArray y = lin.forward(h, Arena.none()).output(); // fresh, c-ordered
-            int n = Math.toIntExact(y.length());
-            if (type == DataType.FLOAT) {
-                fs = fs != null && fs.length == n ? fs : new float[n]; // every layer has the same width
-                FloatKernels.relu(Host.read(y, fs), fs);
-                Host.write(fs, y);
-            } else {
-                ds = ds != null && ds.length == n ? ds : new double[n];
-                DoubleKernels.relu(Host.read(y, ds), ds);
-                Host.write(ds, y);
-            }
+            INDArray y = lin.forward(h, arena).output(); // [B, width], c-ordered
+            Transforms.relu(y, false); // in place
             h = y;
         }
         return h;

@@ -42,7 +42,9 @@ class TargetCheckTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TargetCheck.check("y", y));
         assertEquals("y has extreme values: its range [1.00000, 1.00000e+300] is 1.03e+298 times the spread of its "
                 + "central 98% [2.00000, 99.0000], so after min-max scaling those targets occupy 9.7e-299 of [0, 1]; "
-                + "transform y (e.g. log) or remove the extreme rows before fitting", e.getMessage());
+                + "fit with a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 IQR beyond "
+                + "the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform on the "
+                + "command line), or remove the extreme rows", e.getMessage());
     }
 
     @Test
@@ -51,7 +53,9 @@ class TargetCheckTest {
         y[0] = 5000; // central 98% spread about 46: ratio about 110
         Optional<String> w = TargetCheck.check("y", y);
         assertTrue(w.isPresent() && w.get().startsWith("y is heavy-tailed: its range ["), w.toString());
-        assertTrue(w.get().endsWith("consider transforming y (e.g. log) before fitting"), w.get());
+        assertTrue(w.get().endsWith("consider a target transform (LOG for positive right-skewed targets, ROBUST: "
+                + "bounds 3 IQR beyond the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or "
+                + "--target-transform on the command line)"), w.get());
         double[] zeros = new double[200];
         zeros[7] = 3;
         assertEquals(Optional.of("y is nearly constant: at least 98% of the targets equal 0.00000 and the rest reach "

@@ -153,4 +153,28 @@ class LinearTest {
         assertEquals(dx1, dx2);
         assertEquals(dw1, lin.weight().grad());
     }
+
+    /**
+     * One row in double by hand (2 inputs, 2 outputs): a float row that overflows gets the double values, and the
+     * messages name the caller's row label.
+     */
+    @Test
+    void inferRowInDoubleIsTheRowInDoublePrecision() {
+        Linear lin = new Linear(2, 2, DataType.FLOAT, 1L);
+        lin.weight().value().assign(Nd4j.createFromArray(new float[][] {{2, -1}, {2, 0.5f}}));
+        lin.bias().value().assign(Nd4j.createFromArray(new float[] {0.25f, -3}));
+        INDArray x = Nd4j.createFromArray(new float[][] {{1, 2}, {3e38f, 3e38f}});
+        // by hand: row 1 = (3e38 * 2 + 3e38 * 2 + 0.25, -3e38 + 1.5e38 - 3) = (1.2e39, -1.5e38), beyond float's 3.4e38
+        assertTrue(Double.isInfinite(Naive.flat(lin.forward(x, Arena.none()).output())[2]), "float overflows");
+        double[] y = lin.inferRowInDouble("phi", x, 1, 41);
+        double big = (double) 3e38f;
+        assertArrayEquals(new double[] {4 * big + 0.25, -0.5 * big - 3}, y, 1e25);
+        assertEquals(4 * big + 0.25, y[0], 0.0);
+        assertArrayEquals(new double[] {6.25, -3}, lin.inferRowInDouble("phi", x, 0, 0), 0.0); // 2 + 4 + 0.25, -1 + 1 - 3
+        x.putScalar(1, 1, Float.NaN);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> lin.inferRowInDouble("phi", x, 1, 41));
+        assertEquals("phi must be finite, got NaN at row 41, column 1", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> lin.inferRowInDouble("phi", x, 2, 2));
+    }
 }

@@ -15,7 +15,10 @@ import org.apache.commons.rng.simple.RandomSource;
  *   <li>{@link #sampleMoments}: the mean of n samples lies within 4 sigma / sqrt(n) of {@code mean()}, the sample
  *       variance within 5% of {@code variance()};
  *   <li>{@link #modeAndMedian}: {@code median() = icdf(0.5)}; no sampled or grid point has higher density than
- *       the mode; quantiles stay inside the support bounds.
+ *       the mode; quantiles stay inside the support bounds;
+ *   <li>{@link #batchQueriesAgree}: the batch queries ({@code quantiles}, {@code cumulativeProbabilityGrid}, {@code
+ *       logDensityGrid}, {@code centralInterval}) return the single-value methods' numbers bit for bit, and refuse
+ *       bad levels, grids and coverages.
  * </ul>
  */
 public final class DistributionContract {
@@ -32,6 +35,7 @@ public final class DistributionContract {
         densityIntegratesToOne(d, 200_000);
         sampleMoments(d, samples);
         modeAndMedian(d, samples);
+        batchQueriesAgree(d, samples);
     }
 
     static double scale(PredictiveDistribution d, int b) {
@@ -157,6 +161,77 @@ public final class DistributionContract {
                 throw new AssertionError(String.format("row %d: sample variance %.10g vs variance() %.10g", b, sv, var[b]));
             }
         }
+    }
+
+    /** Levels of the batch check: both ends, the contract's levels and a repeat. */
+    private static final double[] BATCH_LEVELS = {0, 1e-4, 0.05, 0.25, 0.5, 0.5, 0.75, 0.95, 1 - 1e-4, 1};
+
+    public static void batchQueriesAgree(PredictiveDistribution d, double[][] samples) {
+        int bs = d.batchSize();
+        double[][] q = d.quantiles(BATCH_LEVELS);
+        if (q.length != BATCH_LEVELS.length) {
+            throw new AssertionError("quantiles returned " + q.length + " rows for " + BATCH_LEVELS.length + " levels");
+        }
+        for (int l = 0; l < BATCH_LEVELS.length; l++) {
+            same("quantiles level " + BATCH_LEVELS[l], d.inverseCumulativeProbability(BATCH_LEVELS[l]), q[l]);
+        }
+        double[][] ci = d.centralInterval(0.9);
+        double[][] q90 = d.quantiles((1 - 0.9) / 2, (1 + 0.9) / 2);
+        same("centralInterval(0.9) lower", q90[0], ci[0]);
+        same("centralInterval(0.9) upper", q90[1], ci[1]);
+        // a grid from the rows' quantiles and samples (finite points, unsorted, with a repeat) plus far points
+        double[] lo = d.inverseCumulativeProbability(0.01);
+        double[] hi = d.inverseCumulativeProbability(0.99);
+        java.util.List<Double> pts = new java.util.ArrayList<>();
+        for (int b = 0; b < bs; b++) {
+            pts.add(lo[b]);
+            pts.add(hi[b]);
+            pts.add(0.5 * (lo[b] + hi[b]));
+        }
+        for (int s = 0; s < Math.min(samples.length, 7); s++) {
+            pts.add(samples[s][s % bs]);
+        }
+        pts.add(pts.get(0));
+        pts.add(-1e300);
+        pts.add(1e300);
+        double[] grid = pts.stream().filter(Double::isFinite).mapToDouble(Double::doubleValue).toArray();
+        double[][] cg = d.cumulativeProbabilityGrid(grid);
+        double[][] lg = d.logDensityGrid(grid);
+        double[] y = new double[bs];
+        for (int g = 0; g < grid.length; g++) {
+            java.util.Arrays.fill(y, grid[g]);
+            same("cumulativeProbabilityGrid at " + grid[g], d.cumulativeProbability(y), cg[g]);
+            same("logDensityGrid at " + grid[g], d.logDensity(y), lg[g]);
+        }
+        if (d.quantiles().length != 0 || d.cumulativeProbabilityGrid(new double[0]).length != 0) {
+            throw new AssertionError("empty levels or grid must give an empty result");
+        }
+        refuses("quantiles(1.5)", () -> d.quantiles(0.5, 1.5));
+        refuses("quantiles(NaN)", () -> d.quantiles(Double.NaN));
+        refuses("cumulativeProbabilityGrid(NaN)", () -> d.cumulativeProbabilityGrid(new double[] {0, Double.NaN}));
+        refuses("logDensityGrid(Infinity)", () -> d.logDensityGrid(new double[] {Double.POSITIVE_INFINITY}));
+        refuses("centralInterval(-0.1)", () -> d.centralInterval(-0.1));
+    }
+
+    private static void same(String what, double[] expected, double[] actual) {
+        if (actual.length != expected.length) {
+            throw new AssertionError(what + ": length " + actual.length + ", expected " + expected.length);
+        }
+        for (int b = 0; b < expected.length; b++) {
+            if (Double.doubleToLongBits(expected[b]) != Double.doubleToLongBits(actual[b])) {
+                throw new AssertionError(String.format("%s, row %d: batch query gives %.17g, single-value method %.17g",
+                        what, b, actual[b], expected[b]));
+            }
+        }
+    }
+
+    private static void refuses(String what, Runnable r) {
+        try {
+            r.run();
+        } catch (IllegalArgumentException expected) {
+            return;
+        }
+        throw new AssertionError(what + " must throw IllegalArgumentException");
     }
 
     public static void modeAndMedian(PredictiveDistribution d, double[][] samples) {

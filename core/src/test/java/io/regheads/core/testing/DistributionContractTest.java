@@ -58,6 +58,33 @@ class DistributionContractTest {
         assertThrows(AssertionError.class, () -> DistributionContract.verify(new Uniform(1, 1, 0.01, 0), 100_000, 1));
     }
 
+    /** A correct distribution whose batch quantiles are off by one ulp. */
+    private static final class OffByOneUlpQuantiles implements PredictiveDistribution {
+        private final Uniform u = new Uniform(2, 1, 0, 0);
+        @Override public int batchSize() { return u.batchSize(); }
+        @Override public double[] logDensity(double[] y) { return u.logDensity(y); }
+        @Override public double[] cumulativeProbability(double[] y) { return u.cumulativeProbability(y); }
+        @Override public double[] inverseCumulativeProbability(double p) { return u.inverseCumulativeProbability(p); }
+        @Override public double[] mean() { return u.mean(); }
+        @Override public double[] variance() { return u.variance(); }
+        @Override public double[] mode() { return u.mode(); }
+        @Override public double[][] sample(UniformRandomProvider rng, int n) { return u.sample(rng, n); }
+        @Override public double[] supportLowerBound() { return u.supportLowerBound(); }
+        @Override public double[] supportUpperBound() { return u.supportUpperBound(); }
+        @Override public double[][] quantiles(double... levels) {
+            double[][] q = PredictiveDistribution.super.quantiles(levels);
+            q[q.length - 1][0] = Math.nextUp(q[q.length - 1][0]);
+            return q;
+        }
+    }
+
+    @Test
+    void catchesBatchQueriesThatDisagreeWithTheSingleValueMethods() {
+        AssertionError e = assertThrows(AssertionError.class,
+                () -> DistributionContract.batchQueriesAgree(new OffByOneUlpQuantiles(), new double[][] {{0.5, 0.5}}));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("quantiles level 1.0, row 0"), e.getMessage());
+    }
+
     @Test
     void catchesSamplesFromAnotherLaw() {
         assertThrows(AssertionError.class, () -> DistributionContract.verify(new Uniform(1, 1, 0, 0.02), 100_000, 1));

@@ -831,7 +831,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * search (tested against brute force).
      *
      * @return per row the densest sequence found, its log-probability and log-density
-     * @throws IllegalArgumentException if width < 1
+     * @throws IllegalArgumentException if width &lt; 1
      */
     public Beam beamSearch(int width) {
         Checks.atLeast("width", width, 1);

@@ -28,21 +28,31 @@ import org.apache.commons.rng.UniformRandomProvider;
  * <p>Example: borders {0, 0.5, 1}, p = (0.25, 0.75) without tails: density 0.5 on [0, 0.5) and 1.5 on [0.5, 1];
  * cdf(0.75) = 0.625; median = 0.5 + 0.5 * 0.25 / 0.75 = 0.6667; mean = 0.25*0.25 + 0.75*0.75 = 0.625; mode 0.75.
  *
- * <p>Immutable (inputs copied) and thread-safe.
+ * <p><b>Layout.</b> Columnar: one flat {@code double[B * n]} of probabilities (row b at {@code [b n, (b + 1) n)})
+ * and, built on first use, one flat array of their cumulative sums; no per-row objects. Quantiles find their bin by
+ * binary search in the cumulative sums ({@code O(log n)} per row and level). The batch queries ({@link
+ * #quantiles}, {@link #cumulativeProbabilityGrid}, {@link #logDensityGrid}) return the same numbers as the
+ * single-value methods, bit for bit; the grid forms locate each grid point's bin once for all rows.
+ *
+ * <p><b>Log densities.</b> Distributions built by {@link #fromLogits} keep the exact log probabilities {@code
+ * logits_i - max - log sum exp(logits - max)}, so {@link #logDensity} stays finite inside the support even for bins
+ * whose probability underflows to 0 in double (logits that differ by more than about 745), as for inputs far
+ * outside the training range; otherwise the log density is {@code log p_i} plus the bin's or tail's log density.
+ *
+ * <p>Immutable (inputs copied) and thread-safe: the cumulative sums and means are computed at most once per
+ * thread that races to them, identically, and published through volatile fields.
  */
 public final class HistogramDistribution implements PredictiveDistribution {
     /** {@code Phi^-1(0.75)}: the median of a standard half-normal. */
-    static final double HALF_NORMAL_MEDIAN = StdNormal.quantile(0.75);
+    static final double HALF_NORMAL_MEDIAN = Bins.HALF_NORMAL_MEDIAN;
 
-    private static final double SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
-
-    private final double[] borders; // [n + 1]
-    private final double[][] probs; // [B][n]
-    private final double[][] logProbs; // [B][n]: log probs, finite for every bin when built from finite logits
-    private final double[][] cum; // [B][n] cumulative sums
-    private final boolean tails;
-    private final double sLeft;
-    private final double sRight;
+    private final Bins bins;
+    private final int rows;
+    private final double[] probs; // [B * n], each row sums to 1
+    /** [B * n] exact log-probabilities, or null; a row whose first entry is NaN has none (log probs is accurate). */
+    private final double[] logProbs;
+    private volatile double[] cum; // [B * n] cumulative sums, last of each row exactly 1; built on first use
+    private volatile double[] means; // [B], built on first use or given
 
     /**
      * @param borders strictly increasing finite bin borders {@code [n + 1]}, n >= 1
@@ -51,14 +61,30 @@ public final class HistogramDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException on any violation, naming the offending value
      */
     public HistogramDistribution(double[] borders, double[][] probs, boolean tails) {
-        this(borders, probs, null, tails);
+        this(Bins.of(borders, tails), normalised(probs, borders.length - 1), null, null);
     }
 
     /**
-     * The distributions of {@code p = softmax(logits)} per row, computed stably; the log probabilities are kept
-     * exactly ({@code logits_i - max - log sum exp(logits - max)}), so {@link #logDensity} stays finite inside the
-     * support even for bins whose probability underflows to 0 in double (logits that differ by more than about
-     * 745), as for inputs far outside the training range.
+     * Trusted: {@code probs [B * n]} already normalised (rows of non-negative values summing to 1 up to rounding),
+     * owned by the new object; {@code logProbs [B * n]} (owned) their exact logarithms, or null, or NaN at the start
+     * of each row that has none (see the field); {@code means [B]} (owned) or null to compute them on first use.
+     */
+    HistogramDistribution(Bins bins, double[] probs, double[] logProbs, double[] means) {
+        this.bins = bins;
+        this.rows = probs.length / bins.n;
+        this.probs = probs;
+        this.logProbs = logProbs;
+        this.means = means;
+    }
+
+    /**
+     * The distributions of {@code p = softmax(logits)} per row, computed stably in double precision ({@code
+     * exp(z - max) / sum}); the log probabilities are kept exactly ({@code logits_i - max - log sum exp(logits -
+     * max)}), so {@link #logDensity} stays finite inside the support even for bins whose probability underflows to 0
+     * in double (logits that differ by more than about 745), as for inputs far outside the training range.
+     *
+     * <p>Example: borders {0, 1, 2}, logits {{0, -1000}} without tails: p = (1, 0), and the log density at 1.5 is
+     * -1000 - log(1 + e^-1000) - log 1 = -1000, not -infinity.
      *
      * @param borders as for the constructor
      * @param logits  {@code [B][n]} finite
@@ -66,51 +92,57 @@ public final class HistogramDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException as the constructor, or if a logit is not finite (naming row and bin)
      */
     public static HistogramDistribution fromLogits(double[] borders, double[][] logits, boolean tails) {
+        Bins bins = Bins.of(borders, tails);
         Checks.require(logits != null && logits.length > 0, "logits must have at least one row");
-        double[][] p = new double[logits.length][];
-        double[][] lp = new double[logits.length][];
+        int n = bins.n;
+        double[] p = new double[Math.multiplyExact(logits.length, n)]; // [B * n]
+        double[] lp = new double[p.length]; // [B * n]
         for (int b = 0; b < logits.length; b++) {
             double[] z = Checks.notNull("logits row " + b, logits[b]);
-            double max = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < z.length; i++) {
+            if (z.length != n) {
+                throw new IllegalArgumentException("logits row " + b + " must have n = " + n + " entries, got " + z.length);
+            }
+            for (int i = 0; i < n; i++) {
                 if (!Double.isFinite(z[i])) { // explicit test: no varargs boxing per element
                     throw new IllegalArgumentException("logits[" + b + "][" + i + "] must be finite, got " + z[i]);
                 }
-                max = Math.max(max, z[i]);
             }
-            p[b] = new double[z.length];
-            lp[b] = new double[z.length];
-            double s = 0;
-            for (int i = 0; i < z.length; i++) {
-                p[b][i] = Math.exp(z[i] - max);
-                s += p[b][i];
-            }
-            double logS = Math.log(s);
-            for (int i = 0; i < z.length; i++) {
-                lp[b][i] = z[i] - max - logS;
-                p[b][i] /= s;
-            }
+            exactRow(z, 0, n, p, lp, b * n);
         }
-        return new HistogramDistribution(borders, p, lp, tails);
+        return new HistogramDistribution(bins, p, lp, null);
     }
 
-    private HistogramDistribution(double[] borders, double[][] probs, double[][] logProbs, boolean tails) {
-        Checks.require(borders != null && borders.length >= 2, "borders must have at least 2 entries");
-        int n = borders.length - 1;
-        for (int i = 0; i <= n; i++) {
-            Checks.require(Double.isFinite(borders[i]), "borders[%d] must be finite, got %s", i, borders[i]);
-            if (i > 0) {
-                Checks.require(borders[i] > borders[i - 1],
-                        "borders must be strictly increasing, got %s then %s at index %d", borders[i - 1], borders[i], i);
-            }
+    /**
+     * One row's softmax in double with {@link Math#exp} and its exact log probabilities: {@code z[from, from + n)}
+     * (finite) into {@code p} and {@code lp} at {@code o}; the same arithmetic as {@link #fromLogits}.
+     */
+    static void exactRow(double[] z, int from, int n, double[] p, double[] lp, int o) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, z[from + i]);
         }
-        Checks.require(!tails || n >= 2, "half-normal tails need at least 2 bins, got %d", n);
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            p[o + i] = Math.exp(z[from + i] - max);
+            s += p[o + i];
+        }
+        double logS = Math.log(s);
+        double t = 0;
+        for (int i = 0; i < n; i++) {
+            p[o + i] /= s;
+            t += p[o + i];
+        }
+        // renormalise once more (t ~ 1 up to rounding), which only shifts the exact logs by log t
+        double logT = Math.log(t);
+        for (int i = 0; i < n; i++) {
+            p[o + i] /= t;
+            lp[o + i] = z[from + i] - max - logS - logT;
+        }
+    }
+
+    private static double[] normalised(double[][] probs, int n) {
         Checks.require(probs != null && probs.length > 0, "probs must have at least one row");
-        this.borders = borders.clone();
-        this.tails = tails;
-        this.probs = new double[probs.length][n];
-        this.logProbs = new double[probs.length][n];
-        this.cum = new double[probs.length][n];
+        double[] flat = new double[probs.length * n];
         for (int b = 0; b < probs.length; b++) {
             if (probs[b].length != n) {
                 throw new IllegalArgumentException("probs row " + b + " must have n = " + n + " entries, got " + probs[b].length);
@@ -126,19 +158,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
             if (!(Math.abs(s - 1) <= 1e-6)) {
                 throw new IllegalArgumentException("probs of row " + b + " must sum to 1, got " + s);
             }
-            double c = 0;
-            double logS = Math.log(s);
             for (int i = 0; i < n; i++) {
-                this.probs[b][i] = probs[b][i] / s;
-                // from logits: the exact log (renormalising by s ~ 1 only shifts it by log s)
-                this.logProbs[b][i] = logProbs != null ? logProbs[b][i] - logS : Math.log(this.probs[b][i]);
-                c += this.probs[b][i];
-                cum[b][i] = c;
+                flat[b * n + i] = probs[b][i] / s;
             }
-            cum[b][n - 1] = 1;
         }
-        this.sLeft = (borders[1] - borders[0]) / HALF_NORMAL_MEDIAN;
-        this.sRight = (borders[n] - borders[n - 1]) / HALF_NORMAL_MEDIAN;
+        return flat;
     }
 
     /** {@code n} equal-width borders on {@code [lo, hi]}. */
@@ -157,140 +181,167 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     @Override
     public int batchSize() {
-        return probs.length;
+        return rows;
     }
 
     /** Bins n. */
     public int bins() {
-        return borders.length - 1;
+        return bins.n;
     }
 
     /** Whether the outer bins are half-normal tails. */
     public boolean hasTails() {
-        return tails;
+        return bins.tails;
     }
 
     /** A copy of the borders. */
     public double[] borders() {
-        return borders.clone();
+        return bins.borders.clone();
     }
 
     /** A copy of the bin probabilities {@code [B][n]}. */
     public double[][] probabilities() {
-        double[][] c = new double[probs.length][];
-        for (int i = 0; i < c.length; i++) {
-            c[i] = probs[i].clone();
+        int n = bins.n;
+        double[][] c = new double[rows][];
+        for (int b = 0; b < rows; b++) {
+            c[b] = Arrays.copyOfRange(probs, b * n, (b + 1) * n);
         }
         return c;
     }
 
     /** The bin index of y: {@code b_i <= y < b_{i+1}}, with {@code b_n} in the last bin; -1 or n outside. */
     public int binOf(double y) {
-        int n = bins();
-        if (y < borders[0]) {
-            return -1;
+        return bins.binOf(y);
+    }
+
+    /** The cumulative sums, built once (a racing thread builds the same array). */
+    private double[] cum() {
+        double[] c = cum;
+        if (c == null) {
+            int n = bins.n;
+            c = new double[probs.length];
+            for (int b = 0; b < rows; b++) {
+                int o = b * n;
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += probs[o + i];
+                    c[o + i] = s;
+                }
+                c[o + n - 1] = 1;
+            }
+            cum = c;
         }
-        if (y > borders[n]) {
-            return n;
-        }
-        if (y == borders[n]) {
-            return n - 1;
-        }
-        int i = Arrays.binarySearch(borders, y);
-        return i >= 0 ? i : -i - 2;
+        return c;
     }
 
     private void checkY(double[] y) {
-        Checks.rowValues("y", y, batchSize());
+        Checks.rowValues("y", y, rows);
     }
 
-    private static double halfNormalLogPdf(double d, double s) {
-        return Math.log(SQRT_2_OVER_PI / s) - 0.5 * (d / s) * (d / s);
+    /** {@code log p} of bin i of row b (flat index {@code o + i}): exact when kept, else {@code log(probs)}. */
+    private double logProb(int o, int i) {
+        double[] lp = logProbs;
+        return lp != null && !Double.isNaN(lp[o]) ? lp[o + i] : Math.log(probs[o + i]);
     }
 
     private double logDensity(int b, double y) {
-        int n = bins();
-        if (tails) {
+        int n = bins.n;
+        double[] borders = bins.borders;
+        int o = b * n;
+        if (bins.tails) {
             if (y <= borders[1]) {
-                return logProbs[b][0] + halfNormalLogPdf(borders[1] - y, sLeft);
+                return logProb(o, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
             }
             if (y >= borders[n - 1]) {
-                return logProbs[b][n - 1] + halfNormalLogPdf(y - borders[n - 1], sRight);
+                return logProb(o, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
             }
         }
-        int i = binOf(y);
+        int i = bins.binOf(y);
         if (i < 0 || i >= n) {
             return Double.NEGATIVE_INFINITY;
         }
-        return logProbs[b][i] - Math.log(borders[i + 1] - borders[i]);
+        return logProb(o, i) - Math.log(borders[i + 1] - borders[i]);
     }
 
-    private double cdf(int b, double y) {
-        int n = bins();
-        if (tails) {
+    private double cdf(double[] cum, int b, double y) {
+        int n = bins.n;
+        double[] borders = bins.borders;
+        int o = b * n;
+        if (bins.tails) {
             if (y <= borders[1]) {
                 // p0 * P(HN >= b1 - y) = p0 * 2 Phi(-(b1 - y)/s)
-                return probs[b][0] * 2 * StdNormal.cdf(-(borders[1] - y) / sLeft);
+                return probs[o] * (2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft));
             }
             if (y >= borders[n - 1]) {
-                double below = n >= 2 ? cum[b][n - 2] : 0;
-                double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / sRight);
-                return Math.min(1, below + probs[b][n - 1] * inTail);
+                double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
+                return Math.min(1, cum[o + n - 2] + probs[o + n - 1] * inTail);
             }
         }
-        int i = binOf(y);
+        int i = bins.binOf(y);
         if (i < 0) {
             return 0;
         }
         if (i >= n) {
             return 1;
         }
-        double below = i > 0 ? cum[b][i - 1] : 0;
+        double below = i > 0 ? cum[o + i - 1] : 0;
         double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
-        return Math.min(1, below + probs[b][i] * frac);
+        return Math.min(1, below + probs[o + i] * frac);
     }
 
-    private double quantile(int b, double q) {
-        int n = bins();
+    private double quantile(double[] cum, int b, double q) {
+        int n = bins.n;
+        double[] borders = bins.borders;
+        int o = b * n;
         if (q == 0) {
-            return tails ? Double.NEGATIVE_INFINITY : firstNonEmptyBorder(b);
+            return bins.tails ? Double.NEGATIVE_INFINITY : firstNonEmptyBorder(b);
         }
-        if (q == 1 && tails) {
+        if (q == 1 && bins.tails) {
             return Double.POSITIVE_INFINITY;
         }
-        // smallest i with cum_i >= q and p_i > 0
+        // smallest i with cum_i >= q and p_i > 0 (or n - 1): binary search for the first cum_i >= q among the first
+        // n - 1 bins (both updates are selects, which the JIT compiles without branches: a search's branches are
+        // unpredictable), then past empty bins
         int i = 0;
-        while (i < n - 1 && (cum[b][i] < q || probs[b][i] == 0)) {
+        int len = n - 1;
+        while (len > 0) {
+            int half = len >>> 1;
+            boolean below = cum[o + i + half] < q;
+            i = below ? i + half + 1 : i;
+            len = below ? len - half - 1 : half;
+        }
+        while (i < n - 1 && probs[o + i] == 0) {
             i++;
         }
-        while (probs[b][i] == 0 && i > 0) {
+        while (probs[o + i] == 0 && i > 0) {
             i--; // rounding left q above every cumulative sum: the last non-empty bin
         }
-        double below = i > 0 ? cum[b][i - 1] : 0;
-        double r = Math.min(1, Math.max(0, (q - below) / probs[b][i])); // level inside bin i
-        if (tails && i == 0) {
-            return borders[1] + sLeft * StdNormal.quantile(r / 2);
+        double below = i > 0 ? cum[o + i - 1] : 0;
+        double r = Math.min(1, Math.max(0, (q - below) / probs[o + i])); // level inside bin i
+        if (bins.tails && i == 0) {
+            return borders[1] + bins.sLeft * StdNormal.quantile(r / 2);
         }
-        if (tails && i == n - 1) {
-            return borders[n - 1] + sRight * StdNormal.quantile(0.5 + r / 2);
+        if (bins.tails && i == n - 1) {
+            return borders[n - 1] + bins.sRight * StdNormal.quantile(0.5 + r / 2);
         }
         return borders[i] + (borders[i + 1] - borders[i]) * r;
     }
 
     private double firstNonEmptyBorder(int b) {
-        for (int i = 0; i < bins(); i++) {
-            if (probs[b][i] > 0) {
-                return borders[i];
+        int o = b * bins.n;
+        for (int i = 0; i < bins.n; i++) {
+            if (probs[o + i] > 0) {
+                return bins.borders[i];
             }
         }
-        return borders[0];
+        return bins.borders[0];
     }
 
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
-        double[] out = new double[y.length];
-        for (int b = 0; b < out.length; b++) {
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
             out[b] = logDensity(b, y[b]);
         }
         return out;
@@ -299,9 +350,10 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
-        double[] out = new double[y.length];
-        for (int b = 0; b < out.length; b++) {
-            out[b] = cdf(b, y[b]);
+        double[] c = cum();
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            out[b] = cdf(c, b, y[b]);
         }
         return out;
     }
@@ -309,60 +361,47 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] inverseCumulativeProbability(double p) {
         Checks.inClosedRange("p", p, 0, 1);
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
-            out[b] = quantile(b, p);
+        double[] c = cum();
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            out[b] = quantile(c, b, p);
         }
         return out;
-    }
-
-    /** Mean of bin i's component: its centre, or the half-normal mean in a tail. */
-    private double componentMean(int i) {
-        int n = bins();
-        if (tails && i == 0) {
-            return borders[1] - sLeft * SQRT_2_OVER_PI;
-        }
-        if (tails && i == n - 1) {
-            return borders[n - 1] + sRight * SQRT_2_OVER_PI;
-        }
-        return 0.5 * (borders[i] + borders[i + 1]);
-    }
-
-    /** Variance of bin i's component: w^2 / 12, or s^2 (1 - 2/pi) in a tail. */
-    private double componentVariance(int i) {
-        int n = bins();
-        if (tails && i == 0) {
-            return sLeft * sLeft * (1 - 2 / Math.PI);
-        }
-        if (tails && i == n - 1) {
-            return sRight * sRight * (1 - 2 / Math.PI);
-        }
-        double w = borders[i + 1] - borders[i];
-        return w * w / 12;
     }
 
     @Override
     public double[] mean() {
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
-            double s = 0;
-            for (int i = 0; i < bins(); i++) {
-                s += probs[b][i] * componentMean(i);
+        double[] m = means;
+        if (m == null) {
+            int n = bins.n;
+            double[] c = bins.componentMean;
+            m = new double[rows];
+            for (int b = 0; b < rows; b++) {
+                int o = b * n;
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += probs[o + i] * c[i];
+                }
+                m[b] = s;
             }
-            out[b] = s;
+            means = m;
         }
-        return out;
+        return m.clone();
     }
 
     @Override
     public double[] variance() {
         double[] m = mean();
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
+        int n = bins.n;
+        double[] cm = bins.componentMean;
+        double[] cv = bins.componentVariance;
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            int o = b * n;
             double s = 0;
-            for (int i = 0; i < bins(); i++) {
-                double d = componentMean(i) - m[b];
-                s += probs[b][i] * (componentVariance(i) + d * d);
+            for (int i = 0; i < n; i++) {
+                double d = cm[i] - m[b];
+                s += probs[o + i] * (cv[i] + d * d);
             }
             out[b] = s;
         }
@@ -371,27 +410,25 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     @Override
     public double[] mode() {
-        int n = bins();
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
+        int n = bins.n;
+        double[] borders = bins.borders;
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            int o = b * n;
             double best = Double.NEGATIVE_INFINITY;
             double at = Double.NaN;
             for (int i = 0; i < n; i++) {
                 double dens;
-                double x;
-                if (tails && i == 0) {
-                    dens = probs[b][0] * SQRT_2_OVER_PI / sLeft;
-                    x = borders[1];
-                } else if (tails && i == n - 1) {
-                    dens = probs[b][n - 1] * SQRT_2_OVER_PI / sRight;
-                    x = borders[n - 1];
+                if (bins.tails && i == 0) {
+                    dens = probs[o] * Bins.SQRT_2_OVER_PI / bins.sLeft;
+                } else if (bins.tails && i == n - 1) {
+                    dens = probs[o + n - 1] * Bins.SQRT_2_OVER_PI / bins.sRight;
                 } else {
-                    dens = probs[b][i] / (borders[i + 1] - borders[i]);
-                    x = 0.5 * (borders[i] + borders[i + 1]);
+                    dens = probs[o + i] / (borders[i + 1] - borders[i]);
                 }
                 if (dens > best) {
                     best = dens;
-                    at = x;
+                    at = bins.peakAt[i];
                 }
             }
             out[b] = at;
@@ -403,11 +440,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
     public double[][] sample(UniformRandomProvider rng, int n) {
         Checks.notNull("rng", rng);
         Checks.atLeast("n", n, 0);
-        double[][] out = new double[n][batchSize()];
+        double[] c = cum();
+        double[][] out = new double[n][rows];
         for (int s = 0; s < n; s++) {
-            for (int b = 0; b < batchSize(); b++) {
+            for (int b = 0; b < rows; b++) {
                 double u = ((rng.nextLong() >>> 11) + 0.5) * 0x1.0p-53; // in (0, 1)
-                out[s][b] = quantile(b, u);
+                out[s][b] = quantile(c, b, u);
             }
         }
         return out;
@@ -415,15 +453,106 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     @Override
     public double[] supportLowerBound() {
-        double[] v = new double[batchSize()];
-        Arrays.fill(v, tails ? Double.NEGATIVE_INFINITY : borders[0]);
+        double[] v = new double[rows];
+        Arrays.fill(v, bins.tails ? Double.NEGATIVE_INFINITY : bins.borders[0]);
         return v;
     }
 
     @Override
     public double[] supportUpperBound() {
-        double[] v = new double[batchSize()];
-        Arrays.fill(v, tails ? Double.POSITIVE_INFINITY : borders[bins()]);
+        double[] v = new double[rows];
+        Arrays.fill(v, bins.tails ? Double.POSITIVE_INFINITY : bins.borders[bins.n]);
         return v;
+    }
+
+    // ------------------------------------------------------------------ batch queries
+
+    /** As the interface; row by row so that each row's cumulative sums are read once for every level. */
+    @Override
+    public double[][] quantiles(double... levels) {
+        Checks.allInClosedRange("levels", levels, 0, 1);
+        double[] c = cum();
+        double[][] out = new double[levels.length][rows];
+        for (int b = 0; b < rows; b++) {
+            for (int l = 0; l < levels.length; l++) {
+                out[l][b] = quantile(c, b, levels[l]);
+            }
+        }
+        return out;
+    }
+
+    /** As the interface; the bin of each grid point (shared by all rows) is found once. */
+    @Override
+    public double[][] cumulativeProbabilityGrid(double[] grid) {
+        Checks.allFinite("grid", grid);
+        double[] c = cum();
+        int n = bins.n;
+        double[] borders = bins.borders;
+        double[][] out = new double[grid.length][rows];
+        for (int g = 0; g < grid.length; g++) {
+            double y = grid[g];
+            double[] row = out[g];
+            if (bins.tails && y <= borders[1]) {
+                double t = 2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft);
+                for (int b = 0; b < rows; b++) {
+                    row[b] = probs[b * n] * t;
+                }
+            } else if (bins.tails && y >= borders[n - 1]) {
+                double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
+                for (int b = 0; b < rows; b++) {
+                    row[b] = Math.min(1, c[b * n + n - 2] + probs[b * n + n - 1] * inTail);
+                }
+            } else {
+                int i = bins.binOf(y);
+                if (i < 0) {
+                    continue; // zeros
+                }
+                if (i >= n) {
+                    Arrays.fill(row, 1);
+                    continue;
+                }
+                double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
+                for (int b = 0; b < rows; b++) {
+                    double below = i > 0 ? c[b * n + i - 1] : 0;
+                    row[b] = Math.min(1, below + probs[b * n + i] * frac);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** As the interface; the bin of each grid point (shared by all rows) is found once. */
+    @Override
+    public double[][] logDensityGrid(double[] grid) {
+        Checks.allFinite("grid", grid);
+        int n = bins.n;
+        double[] borders = bins.borders;
+        double[][] out = new double[grid.length][rows];
+        for (int g = 0; g < grid.length; g++) {
+            double y = grid[g];
+            double[] row = out[g];
+            if (bins.tails && y <= borders[1]) {
+                double t = Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
+                for (int b = 0; b < rows; b++) {
+                    row[b] = logProb(b * n, 0) + t;
+                }
+            } else if (bins.tails && y >= borders[n - 1]) {
+                double t = Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
+                for (int b = 0; b < rows; b++) {
+                    row[b] = logProb(b * n, n - 1) + t;
+                }
+            } else {
+                int i = bins.binOf(y);
+                if (i < 0 || i >= n) {
+                    Arrays.fill(row, Double.NEGATIVE_INFINITY);
+                    continue;
+                }
+                double logW = Math.log(borders[i + 1] - borders[i]);
+                for (int b = 0; b < rows; b++) {
+                    row[b] = logProb(b * n, i) - logW;
+                }
+            }
+        }
+        return out;
     }
 }

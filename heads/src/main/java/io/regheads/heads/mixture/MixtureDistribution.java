@@ -26,13 +26,21 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * <p>Example: weights (0.5, 0.5), means (-1, 1), sigmas (1, 1): mean 0, variance 2, cdf(0) = 0.5, density at 0 =
  * phi(1) = 0.24197.
  *
- * <p>Immutable (inputs are copied) and thread-safe.
+ * <p><b>Layout.</b> Columnar: flat {@code double[B * K]} arrays of weights, means and standard deviations (row b at
+ * {@code [b K, (b + 1) K)}) and, built on first use, one of the log-density constants {@code log pi_k - log
+ * sigma_k - log sqrt(2 pi)}; no per-row objects or per-row allocations in any query. {@link #quantiles} computes
+ * every level's normal quantile once for all rows and returns the single-level method's numbers bit for bit.
+ *
+ * <p>Immutable (inputs are copied) and thread-safe (the lazily built constants are identical whichever thread
+ * builds them, published through a volatile field).
  */
 public final class MixtureDistribution implements PredictiveDistribution {
-    private final double[][] weights; // [B][K], sums to 1
-    private final double[][] logWeights; // [B][K]
-    private final double[][] means; // [B][K]
-    private final double[][] sigmas; // [B][K]
+    private final int rows;
+    private final int k;
+    private final double[] weights; // [B * K], rows sum to 1
+    private final double[] means; // [B * K]
+    private final double[] sigmas; // [B * K]
+    private volatile double[] logTerms; // [B * K]: log w - log sigma - log sqrt(2 pi); built on first use
 
     /**
      * @param weights {@code [B][K]} non-negative, each row summing to 1 (within 1e-6; renormalised exactly)
@@ -41,49 +49,79 @@ public final class MixtureDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException on empty input, ragged rows or values outside these domains
      */
     public MixtureDistribution(double[][] weights, double[][] means, double[][] sigmas) {
-        Checks.require(weights != null && weights.length > 0, "weights must have at least one row");
-        int b = weights.length;
-        Checks.require(means != null && means.length == b, "means must have %d rows", b);
-        Checks.require(sigmas != null && sigmas.length == b, "sigmas must have %d rows", b);
-        int k = weights[0].length;
-        Checks.atLeast("components K", k, 1);
-        this.weights = new double[b][k];
-        this.logWeights = new double[b][k];
-        this.means = new double[b][];
-        this.sigmas = new double[b][];
-        for (int i = 0; i < b; i++) {
-            if (weights[i].length != k || means[i].length != k || sigmas[i].length != k) {
-                throw new IllegalArgumentException("row " + i + " must have K = " + k + " weights, means and sigmas, got "
-                        + weights[i].length + ", " + means[i].length + ", " + sigmas[i].length);
-            }
+        this(componentsOf(weights), flat(weights, means, sigmas, 0), flat(weights, means, sigmas, 1),
+                flat(weights, means, sigmas, 2));
+    }
+
+    /**
+     * Columns {@code [B * K]} (owned by the new object): weights normalised per row up to 1e-6 (renormalised here),
+     * finite means, finite positive sigmas.
+     *
+     * @throws IllegalArgumentException on a value outside these domains, naming row and component
+     */
+    MixtureDistribution(int k, double[] weights, double[] means, double[] sigmas) {
+        this.k = k;
+        this.rows = weights.length / k;
+        this.weights = weights;
+        this.means = means;
+        this.sigmas = sigmas;
+        for (int b = 0; b < rows; b++) {
             double sum = 0;
-            for (int j = 0; j < k; j++) {
-                double w = weights[i][j];
+            for (int j = b * k; j < (b + 1) * k; j++) {
+                double w = weights[j];
                 // explicit tests (no varargs boxing per element on this path of every prediction)
                 if (!(w >= 0 && w <= 1)) {
-                    throw new IllegalArgumentException("weights[" + i + "][" + j + "] (row " + i + ", component " + j
-                            + ") must be in [0, 1], got " + w);
+                    throw new IllegalArgumentException("weights[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be in [0, 1], got " + w);
                 }
-                if (!Double.isFinite(means[i][j])) {
-                    throw new IllegalArgumentException("means[" + i + "][" + j + "] (row " + i + ", component " + j
-                            + ") must be finite, got " + means[i][j]);
+                if (!Double.isFinite(means[j])) {
+                    throw new IllegalArgumentException("means[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be finite, got " + means[j]);
                 }
-                if (!(sigmas[i][j] > 0 && Double.isFinite(sigmas[i][j]))) {
-                    throw new IllegalArgumentException("sigmas[" + i + "][" + j + "] (row " + i + ", component " + j
-                            + ") must be > 0 and finite, got " + sigmas[i][j]);
+                if (!(sigmas[j] > 0 && Double.isFinite(sigmas[j]))) {
+                    throw new IllegalArgumentException("sigmas[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
+                            + (j - b * k) + ") must be > 0 and finite, got " + sigmas[j]);
                 }
                 sum += w;
             }
             if (!(Math.abs(sum - 1) <= 1e-6)) {
-                throw new IllegalArgumentException("weights of row " + i + " must sum to 1, got " + sum);
+                throw new IllegalArgumentException("weights of row " + b + " must sum to 1, got " + sum);
             }
-            for (int j = 0; j < k; j++) {
-                this.weights[i][j] = weights[i][j] / sum;
-                this.logWeights[i][j] = Math.log(this.weights[i][j]);
+            if (sum != 1) {
+                for (int j = b * k; j < (b + 1) * k; j++) {
+                    weights[j] /= sum;
+                }
             }
-            this.means[i] = means[i].clone();
-            this.sigmas[i] = sigmas[i].clone();
         }
+    }
+
+    private static int componentsOf(double[][] weights) {
+        Checks.require(weights != null && weights.length > 0, "weights must have at least one row");
+        Checks.require(weights[0] != null, "weights row 0 must not be null");
+        return Checks.atLeast("components K", weights[0].length, 1);
+    }
+
+    /** Column {@code which} (0 weights, 1 means, 2 sigmas) flattened, after the shape checks. */
+    private static double[] flat(double[][] weights, double[][] means, double[][] sigmas, int which) {
+        int b = weights.length;
+        int k = weights[0].length;
+        Checks.require(means != null && means.length == b, "means must have %d rows", b);
+        Checks.require(sigmas != null && sigmas.length == b, "sigmas must have %d rows", b);
+        double[][] src = which == 0 ? weights : which == 1 ? means : sigmas;
+        double[] out = new double[b * k];
+        for (int i = 0; i < b; i++) {
+            if (weights[i] == null || means[i] == null || sigmas[i] == null || weights[i].length != k
+                    || means[i].length != k || sigmas[i].length != k) {
+                throw new IllegalArgumentException("row " + i + " must have K = " + k + " weights, means and sigmas, got "
+                        + len(weights[i]) + ", " + len(means[i]) + ", " + len(sigmas[i]));
+            }
+            System.arraycopy(src[i], 0, out, i * k, k);
+        }
+        return out;
+    }
+
+    private static String len(double[] a) {
+        return a == null ? "null" : String.valueOf(a.length);
     }
 
     /** Builds the mixture from unnormalised log-weights (softmax applied stably), as a head emits them. */
@@ -115,80 +153,87 @@ public final class MixtureDistribution implements PredictiveDistribution {
 
     /** A single Gaussian per row: {@code N(mu[b], sigma[b]^2)}. */
     public static MixtureDistribution gaussian(double[] mu, double[] sigma) {
-        double[][] w = new double[mu.length][];
-        double[][] m = new double[mu.length][];
-        double[][] s = new double[mu.length][];
-        Checks.require(sigma.length == mu.length, "sigma must have length %d, got %d", mu.length, sigma.length);
-        for (int i = 0; i < mu.length; i++) {
-            w[i] = new double[] {1};
-            m[i] = new double[] {mu[i]};
-            s[i] = new double[] {sigma[i]};
-        }
-        return new MixtureDistribution(w, m, s);
+        Checks.require(mu != null && mu.length > 0, "mu must have at least one row");
+        Checks.require(sigma != null && sigma.length == mu.length, "sigma must have length %d, got %s", mu.length,
+                sigma == null ? "null" : String.valueOf(sigma.length));
+        double[] w = new double[mu.length];
+        Arrays.fill(w, 1.0);
+        return new MixtureDistribution(1, w, mu.clone(), sigma.clone());
     }
 
     @Override
     public int batchSize() {
-        return weights.length;
+        return rows;
     }
 
     /** Components K. */
     public int components() {
-        return weights[0].length;
+        return k;
     }
 
     /** A copy of the normalised weights {@code [B][K]}. */
     public double[][] weights() {
-        return deepCopy(weights);
+        return rowsOf(weights);
     }
 
     /** A copy of the means {@code [B][K]}. */
     public double[][] means() {
-        return deepCopy(means);
+        return rowsOf(means);
     }
 
     /** A copy of the standard deviations {@code [B][K]}. */
     public double[][] sigmas() {
-        return deepCopy(sigmas);
+        return rowsOf(sigmas);
     }
 
-    private static double[][] deepCopy(double[][] a) {
-        double[][] c = new double[a.length][];
-        for (int i = 0; i < a.length; i++) {
-            c[i] = a[i].clone();
+    private double[][] rowsOf(double[] a) {
+        double[][] c = new double[rows][];
+        for (int b = 0; b < rows; b++) {
+            c[b] = Arrays.copyOfRange(a, b * k, (b + 1) * k);
         }
         return c;
     }
 
-    private void checkY(double[] y) {
-        Checks.rowValues("y", y, batchSize());
+    private double[] logTerms() {
+        double[] t = logTerms;
+        if (t == null) {
+            t = new double[weights.length];
+            for (int j = 0; j < t.length; j++) {
+                t[j] = Math.log(weights[j]) - Math.log(sigmas[j]) - StdNormal.LOG_SQRT_2PI;
+            }
+            logTerms = t;
+        }
+        return t;
     }
 
-    private double logDensity(int b, double y) {
-        double[] lw = logWeights[b];
-        double[] mu = means[b];
-        double[] sd = sigmas[b];
+    private void checkY(double[] y) {
+        Checks.rowValues("y", y, rows);
+    }
+
+    /** log p_b(y) by log-sum-exp; {@code terms} is scratch of length K. */
+    private double logDensity(double[] lt, int b, double y, double[] terms) {
+        int o = b * k;
         double max = Double.NEGATIVE_INFINITY;
-        double[] terms = new double[lw.length];
-        for (int k = 0; k < lw.length; k++) {
-            double z = (y - mu[k]) / sd[k];
-            terms[k] = lw[k] + StdNormal.logPdf(z) - Math.log(sd[k]);
-            max = Math.max(max, terms[k]);
+        for (int j = 0; j < k; j++) {
+            double z = (y - means[o + j]) / sigmas[o + j];
+            terms[j] = lt[o + j] - 0.5 * z * z;
+            max = Math.max(max, terms[j]);
         }
         if (max == Double.NEGATIVE_INFINITY) {
             return max;
         }
         double s = 0;
-        for (double t : terms) {
-            s += Math.exp(t - max);
+        for (int j = 0; j < k; j++) {
+            s += Math.exp(terms[j] - max);
         }
         return max + Math.log(s);
     }
 
     private double cdf(int b, double y) {
+        int o = b * k;
         double s = 0;
-        for (int k = 0; k < weights[b].length; k++) {
-            s += weights[b][k] * StdNormal.cdf((y - means[b][k]) / sigmas[b][k]);
+        for (int j = o; j < o + k; j++) {
+            s += weights[j] * StdNormal.cdf((y - means[j]) / sigmas[j]);
         }
         return Math.min(1, s);
     }
@@ -196,9 +241,11 @@ public final class MixtureDistribution implements PredictiveDistribution {
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
-        double[] out = new double[y.length];
-        for (int b = 0; b < y.length; b++) {
-            out[b] = logDensity(b, y[b]);
+        double[] lt = logTerms();
+        double[] terms = new double[k];
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            out[b] = logDensity(lt, b, y[b], terms);
         }
         return out;
     }
@@ -206,8 +253,8 @@ public final class MixtureDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
-        double[] out = new double[y.length];
-        for (int b = 0; b < y.length; b++) {
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
             out[b] = cdf(b, y[b]);
         }
         return out;
@@ -216,14 +263,18 @@ public final class MixtureDistribution implements PredictiveDistribution {
     @Override
     public double[] inverseCumulativeProbability(double p) {
         Checks.inClosedRange("p", p, 0, 1);
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
-            out[b] = quantile(b, p);
+        double zp = p == 0 || p == 1 ? Double.NaN : StdNormal.quantile(p);
+        double[] lt = logTerms();
+        double[] terms = new double[k];
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
+            out[b] = quantile(lt, b, p, zp, terms);
         }
         return out;
     }
 
-    private double quantile(int b, double p) {
+    /** The p-quantile of row b; {@code zp = Phi^-1(p)}. */
+    private double quantile(double[] lt, int b, double p, double zp, double[] terms) {
         if (p == 0) {
             return Double.NEGATIVE_INFINITY;
         }
@@ -231,11 +282,11 @@ public final class MixtureDistribution implements PredictiveDistribution {
             return Double.POSITIVE_INFINITY;
         }
         // each component's p-quantile brackets the mixture's: cdf(lo) <= p <= cdf(hi)
-        double zp = StdNormal.quantile(p);
+        int o = b * k;
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < means[b].length; k++) {
-            double q = means[b][k] + sigmas[b][k] * zp;
+        for (int j = o; j < o + k; j++) {
+            double q = means[j] + sigmas[j] * zp;
             lo = Math.min(lo, q);
             hi = Math.max(hi, q);
         }
@@ -250,7 +301,7 @@ public final class MixtureDistribution implements PredictiveDistribution {
             } else {
                 lo = x;
             }
-            double dens = Math.exp(logDensity(b, x));
+            double dens = Math.exp(logDensity(lt, b, x, terms));
             double next = x - f / dens;
             if (!(next > lo && next < hi) || dens == 0) {
                 next = 0.5 * (lo + hi); // Newton left the bracket: bisect
@@ -265,11 +316,11 @@ public final class MixtureDistribution implements PredictiveDistribution {
 
     @Override
     public double[] mean() {
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
             double s = 0;
-            for (int k = 0; k < means[b].length; k++) {
-                s += weights[b][k] * means[b][k];
+            for (int j = b * k; j < (b + 1) * k; j++) {
+                s += weights[j] * means[j];
             }
             out[b] = s;
         }
@@ -279,12 +330,12 @@ public final class MixtureDistribution implements PredictiveDistribution {
     @Override
     public double[] variance() {
         double[] m = mean();
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
             double s = 0;
-            for (int k = 0; k < means[b].length; k++) {
-                double d = means[b][k] - m[b];
-                s += weights[b][k] * (sigmas[b][k] * sigmas[b][k] + d * d); // centred: no cancellation
+            for (int j = b * k; j < (b + 1) * k; j++) {
+                double d = means[j] - m[b];
+                s += weights[j] * (sigmas[j] * sigmas[j] + d * d); // centred: no cancellation
             }
             out[b] = s;
         }
@@ -293,16 +344,18 @@ public final class MixtureDistribution implements PredictiveDistribution {
 
     @Override
     public double[] mode() {
-        double[] out = new double[batchSize()];
-        for (int b = 0; b < out.length; b++) {
+        double[] lt = logTerms();
+        double[] terms = new double[k];
+        double[] out = new double[rows];
+        for (int b = 0; b < rows; b++) {
             double best = Double.NaN;
             double bestLog = Double.NEGATIVE_INFINITY;
-            for (int k = 0; k < means[b].length; k++) {
-                if (weights[b][k] == 0) {
+            for (int j = b * k; j < (b + 1) * k; j++) {
+                if (weights[j] == 0) {
                     continue;
                 }
-                double x = climb(b, means[b][k]);
-                double l = logDensity(b, x);
+                double x = climb(lt, b, means[j], terms);
+                double l = logDensity(lt, b, x, terms);
                 if (l > bestLog) {
                     bestLog = l;
                     best = x;
@@ -319,14 +372,13 @@ public final class MixtureDistribution implements PredictiveDistribution {
      * sum_k r_k mu_k / sigma_k^2 / sum_k r_k / sigma_k^2} (responsibilities r_k), which never lowers the density.
      * Newton keeps convergence fast at flat (degenerate) maxima where mean-shift alone crawls.
      */
-    private double climb(int b, double x) {
-        int k = means[b].length;
-        double[] t = new double[k];
+    private double climb(double[] lt, int b, double x, double[] t) {
+        int o = b * k;
         for (int it = 0; it < 1000; it++) {
             double max = Double.NEGATIVE_INFINITY;
             for (int j = 0; j < k; j++) {
-                double z = (x - means[b][j]) / sigmas[b][j];
-                t[j] = logWeights[b][j] - 0.5 * z * z - Math.log(sigmas[b][j]);
+                double z = (x - means[o + j]) / sigmas[o + j];
+                t[j] = lt[o + j] - 0.5 * z * z;
                 max = Math.max(max, t[j]);
             }
             double rs = 0;
@@ -336,10 +388,10 @@ public final class MixtureDistribution implements PredictiveDistribution {
             double g2 = 0;
             for (int j = 0; j < k; j++) {
                 double r = Math.exp(t[j] - max);
-                double inv = 1 / (sigmas[b][j] * sigmas[b][j]);
-                double u = -(x - means[b][j]) * inv; // d/dx log N_j
+                double inv = 1 / (sigmas[o + j] * sigmas[o + j]);
+                double u = -(x - means[o + j]) * inv; // d/dx log N_j
                 rs += r;
-                num += r * inv * means[b][j];
+                num += r * inv * means[o + j];
                 den += r * inv;
                 g += r * u;
                 g2 += r * (u * u - inv);
@@ -349,8 +401,8 @@ public final class MixtureDistribution implements PredictiveDistribution {
             double next = num / den;
             if (h < 0) {
                 double newton = x - g / h;
-                double lx = logDensity(b, x);
-                if (logDensity(b, newton) >= lx - 4 * Math.ulp(lx)) { // equal up to rounding on a flat top
+                double lx = logDensity(lt, b, x, t);
+                if (logDensity(lt, b, newton, t) >= lx - 4 * Math.ulp(lx)) { // equal up to rounding on a flat top
                     next = newton;
                 }
             }
@@ -367,25 +419,24 @@ public final class MixtureDistribution implements PredictiveDistribution {
         Checks.notNull("rng", rng);
         Checks.atLeast("n", n, 0);
         ZigguratSampler.NormalizedGaussian gauss = ZigguratSampler.NormalizedGaussian.of(rng);
-        int bs = batchSize();
-        double[][] out = new double[n][bs];
-        double[][] cum = new double[bs][];
-        for (int b = 0; b < bs; b++) {
-            cum[b] = new double[weights[b].length];
+        double[][] out = new double[n][rows];
+        double[] cum = new double[weights.length]; // [B * K] cumulative weights per row
+        for (int b = 0; b < rows; b++) {
             double c = 0;
-            for (int k = 0; k < cum[b].length; k++) {
-                c += weights[b][k];
-                cum[b][k] = c;
+            for (int j = b * k; j < (b + 1) * k; j++) {
+                c += weights[j];
+                cum[j] = c;
             }
         }
         for (int s = 0; s < n; s++) {
-            for (int b = 0; b < bs; b++) {
-                double u = rng.nextDouble() * cum[b][cum[b].length - 1];
-                int k = 0;
-                while (k < cum[b].length - 1 && cum[b][k] <= u) {
-                    k++;
+            for (int b = 0; b < rows; b++) {
+                int o = b * k;
+                double u = rng.nextDouble() * cum[o + k - 1];
+                int j = 0;
+                while (j < k - 1 && cum[o + j] <= u) {
+                    j++;
                 }
-                out[s][b] = means[b][k] + sigmas[b][k] * gauss.sample();
+                out[s][b] = means[o + j] + sigmas[o + j] * gauss.sample();
             }
         }
         return out;
@@ -393,15 +444,36 @@ public final class MixtureDistribution implements PredictiveDistribution {
 
     @Override
     public double[] supportLowerBound() {
-        double[] v = new double[batchSize()];
+        double[] v = new double[rows];
         Arrays.fill(v, Double.NEGATIVE_INFINITY);
         return v;
     }
 
     @Override
     public double[] supportUpperBound() {
-        double[] v = new double[batchSize()];
+        double[] v = new double[rows];
         Arrays.fill(v, Double.POSITIVE_INFINITY);
         return v;
+    }
+
+    // ------------------------------------------------------------------ batch queries
+
+    /** As the interface; each level's normal quantile is computed once for all rows. */
+    @Override
+    public double[][] quantiles(double... levels) {
+        Checks.allInClosedRange("levels", levels, 0, 1);
+        double[] zp = new double[levels.length];
+        for (int l = 0; l < levels.length; l++) {
+            zp[l] = levels[l] == 0 || levels[l] == 1 ? Double.NaN : StdNormal.quantile(levels[l]);
+        }
+        double[] lt = logTerms();
+        double[] terms = new double[k];
+        double[][] out = new double[levels.length][rows];
+        for (int b = 0; b < rows; b++) {
+            for (int l = 0; l < levels.length; l++) {
+                out[l][b] = quantile(lt, b, levels[l], zp[l], terms);
+            }
+        }
+        return out;
     }
 }

@@ -4,6 +4,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -18,8 +19,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Mixture density head: one linear map {@code phi [B, D] -> [B, 3K]} split into mixture log-weights, means and
  * pre-activation scales s, with
  * <pre>
- *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s <= 0),   s + 1 + floor  (s > 0)
- *   d sigma / ds                =  exp(s)          (s <= 0),   1              (s > 0)
+ *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s &lt;= 0),   s + 1 + floor  (s > 0)
+ *   d sigma / ds                =  exp(s)          (s &lt;= 0),   1              (s > 0)
  * </pre>
  * (floor {@link Config#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
  * training range has width 1). ELU + 1 is positive and does not overflow for large s, but {@code exp(s)} underflows
@@ -220,6 +221,100 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
             }
         }
         return MixtureDistribution.fromLogits(w, mu, sd);
+    }
+
+    /**
+     * Fills one columnar {@link MixtureDistribution} chunk by chunk: the linear output {@code [b, 3K]} into an arena
+     * buffer, one host copy of it, then the stable softmax of the log-weights and {@code sigma = ELU(s) + 1} with
+     * the vectorised double exponential ({@link FastExp}, relative error at most {@link
+     * FastExp#DOUBLE_MAX_RELATIVE_ERROR}) over the whole chunk at once, straight into the distribution's flat
+     * arrays; sigma gets the head's floor as in {@link #distribution}. So weights and scales are those of {@link
+     * #distribution} within a relative 1e-15 (a weight below {@code e^-708} of its row's largest becomes {@code
+     * 3.3e-308} instead of underflowing). A row whose float output overflowed is recomputed in double from phi
+     * ({@link Linear#inferRowInDouble}), so every finite phi gives a valid distribution.
+     */
+    @Override
+    public DistributionBuilder distributionBuilder(int rows) {
+        Checks.atLeast("rows", rows, 1);
+        int k = config.components();
+        double[] w = new double[Math.multiplyExact(rows, k)]; // [B * K]
+        double[] mu = new double[rows * k];
+        double[] sd = new double[rows * k];
+        double floor = config.sigmaFloor();
+        return new DistributionBuilder() {
+            private int next;
+
+            @Override
+            public void add(INDArray phi, int row, Arena arena) {
+                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
+                int b = added - next;
+                INDArray out = proj.forward(phi, arena).output(); // [b, 3K]
+                double[] raw = hostDoubles(out, arena); // [b * 3K]
+                double[] logit = arena.doubles(b * k); // [b * K] log-weights minus their row maximum
+                double[] scale = arena.doubles(b * k); // [b * K] min(s, 0)
+                double[] e = arena.doubles(b * k);
+                double[] carrier = arena.doubles(b * k);
+                for (int i = 0; i < b; i++) {
+                    int r = i * 3 * k;
+                    for (int j = r; j < r + 3 * k; j++) {
+                        if (!Double.isFinite(raw[j])) { // the float product overflowed: this row in double
+                            System.arraycopy(proj.inferRowInDouble("phi", phi, i, row + i), 0, raw, r, 3 * k);
+                            break;
+                        }
+                    }
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < k; j++) {
+                        max = Math.max(max, raw[r + j]);
+                    }
+                    for (int j = 0; j < k; j++) {
+                        logit[i * k + j] = raw[r + j] - max;
+                        scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
+                    }
+                }
+                FastExp.prepare(logit, 0.0, e, carrier, 0, b * k);
+                for (int i = 0; i < b * k; i++) {
+                    e[i] = FastExp.finish(e[i], carrier[i]);
+                }
+                FastExp.prepare(scale, 0.0, logit, carrier, 0, b * k); // logit := polynomials of exp(min(s, 0))
+                for (int i = 0; i < b; i++) {
+                    int r = i * 3 * k;
+                    int o = (row + i) * k;
+                    double sum = 0;
+                    for (int j = 0; j < k; j++) {
+                        sum += e[i * k + j];
+                    }
+                    for (int j = 0; j < k; j++) {
+                        w[o + j] = e[i * k + j] / sum; // sum >= 1: the maximum's exp(0)
+                        mu[o + j] = raw[r + k + j];
+                        double z = raw[r + 2 * k + j];
+                        // ELU + 1 + floor
+                        sd[o + j] = (z > 0 ? z + 1 : FastExp.finish(logit[i * k + j], carrier[i * k + j])) + floor;
+                    }
+                }
+                next = added;
+            }
+
+            @Override
+            public MixtureDistribution build() {
+                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
+                return new MixtureDistribution(k, w, mu, sd);
+            }
+        };
+    }
+
+    /** The elements of a FLOAT or DOUBLE array as doubles, in arena scratch (a float copy widened in one loop). */
+    private static double[] hostDoubles(INDArray a, Arena arena) {
+        int n = Math.toIntExact(a.length());
+        double[] d = arena.doubles(n);
+        if (a.dataType() == DataType.FLOAT) {
+            float[] f = Host.read(a, arena.floats(n));
+            for (int i = 0; i < n; i++) {
+                d[i] = f[i];
+            }
+        } else {
+            Host.read(a, d);
+        }
+        return d;
     }
 
     @Override

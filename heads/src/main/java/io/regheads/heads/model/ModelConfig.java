@@ -1,5 +1,7 @@
 package io.regheads.heads.model;
 
+import io.regheads.core.data.TargetScaler;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
@@ -14,7 +16,9 @@ import java.util.Properties;
  * <p>As named keys ({@link #toProperties()}, read back by {@link #of(Properties)}): {@code encoder.layers}, {@code
  * encoder.width}, the head's own keys ({@code head}, {@code head.version}, {@code head.<setting>}, see {@link
  * HeadSpec#toProperties()}), {@code loss}, {@code standardizeX} and the trainer's ({@code trainer.<field>}, see
- * {@link TrainerConfig#toProperties()}).
+ * {@link TrainerConfig#toProperties()}), and the target transform as a versioned setting ({@code target.version=1},
+ * {@code target.transform=NONE|ROBUST|LOG}); tables without {@code target.transform} (models saved before it
+ * existed) read as {@code NONE}, the min-max scaling they were trained with.
  *
  * @param encoderLayers hidden layers of the MLP encoder, 2..5
  * @param encoderWidth  units per hidden layer, 1..2048
@@ -23,21 +27,34 @@ import java.util.Properties;
  * @param trainer       optimisation settings and seed
  * @param standardizeX  standardise x with the training mean and standard deviation (true by default; the PyTorch
  *                      reference implementation feeds its U[-1, 1] inputs raw)
+ * @param targetTransform how y is mapped to the head's unit interval ({@link TargetScaler}): NONE (min-max, the
+ *                        default), ROBUST (bounds 3 IQR beyond the quartiles, targets clipped) or LOG ({@code log1p(y - min)},
+ *                        for positive heavy-tailed targets; predictions map back exactly)
  */
-public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer, boolean standardizeX) {
+public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer,
+        boolean standardizeX, TargetTransform targetTransform) {
+    /** The version of the target settings ({@code target.*}) this class writes and the newest it reads. */
+    public static final int TARGET_VERSION = 1;
 
     public ModelConfig {
         Checks.inRange("encoderLayers", encoderLayers, 2, 5);
         Checks.inRange("encoderWidth", encoderWidth, 1, 2048);
         Checks.notNull("head", head);
         Checks.notNull("trainer", trainer);
+        Checks.notNull("targetTransform", targetTransform);
         if (loss == null) {
             loss = head.defaultLoss();
         }
         LossSpec.parse(loss); // fail early on a bad expression
     }
 
-    /** With x standardised. */
+    /** With min-max scaling of y ({@link TargetTransform#NONE}). */
+    public ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer,
+            boolean standardizeX) {
+        this(encoderLayers, encoderWidth, head, loss, trainer, standardizeX, TargetTransform.NONE);
+    }
+
+    /** With x standardised and min-max scaling of y. */
     public ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, String loss, TrainerConfig trainer) {
         this(encoderLayers, encoderWidth, head, loss, trainer, true);
     }
@@ -68,6 +85,8 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
         p.putAll(head.toProperties());
         p.setProperty("loss", loss);
         p.setProperty("standardizeX", Boolean.toString(standardizeX));
+        p.setProperty("target.version", Integer.toString(TARGET_VERSION));
+        p.setProperty("target.transform", targetTransform.name());
         p.putAll(trainer.toProperties());
         return p;
     }
@@ -91,28 +110,39 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
         }
         boolean standardize = s.bool("standardizeX");
         TrainerConfig trainer = TrainerConfig.of(p);
-        return new ModelConfig(layers, width, head, loss, trainer, standardize);
+        TargetTransform target = TargetTransform.NONE;
+        if (p.getProperty("target.transform") != null) {
+            Settings t = Settings.of(p, "target.");
+            t.version(TARGET_VERSION);
+            target = t.choice("transform", TargetTransform.class);
+        }
+        return new ModelConfig(layers, width, head, loss, trainer, standardize, target);
     }
 
     /** The same configuration with another loss expression (null: the head's default). */
     public ModelConfig withLoss(String newLoss) {
-        return new ModelConfig(encoderLayers, encoderWidth, head, newLoss, trainer, standardizeX);
+        return new ModelConfig(encoderLayers, encoderWidth, head, newLoss, trainer, standardizeX, targetTransform);
     }
 
     /** The same configuration with another head (its default loss if the loss was the old head's default). */
     public ModelConfig withHead(HeadSpec newHead) {
         Checks.notNull("head", newHead);
         return new ModelConfig(encoderLayers, encoderWidth, newHead, loss.equals(head.defaultLoss()) ? null : loss,
-                trainer, standardizeX);
+                trainer, standardizeX, targetTransform);
     }
 
     /** The same configuration with other trainer settings. */
     public ModelConfig withTrainer(TrainerConfig newTrainer) {
-        return new ModelConfig(encoderLayers, encoderWidth, head, loss, newTrainer, standardizeX);
+        return new ModelConfig(encoderLayers, encoderWidth, head, loss, newTrainer, standardizeX, targetTransform);
     }
 
     /** The same configuration with another encoder depth and width. */
     public ModelConfig withEncoder(int layers, int width) {
-        return new ModelConfig(layers, width, head, loss, trainer, standardizeX);
+        return new ModelConfig(layers, width, head, loss, trainer, standardizeX, targetTransform);
+    }
+
+    /** The same configuration with another target transform. */
+    public ModelConfig withTargetTransform(TargetTransform transform) {
+        return new ModelConfig(encoderLayers, encoderWidth, head, loss, trainer, standardizeX, transform);
     }
 }

@@ -4,7 +4,10 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.data.TargetCheck;
+import io.regheads.core.data.TargetScaler;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
@@ -15,6 +18,7 @@ import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Host;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.io.Settings;
 import io.regheads.core.loss.Loss;
@@ -57,18 +61,27 @@ import org.nd4j.linalg.factory.Nd4j;
  * byte[] shipped = m.toBytes();                     // the same bytes without a file: fromBytes, save/load on streams
  * }</pre>
  *
- * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to the head's units
- * as its spec says ({@link HeadSpec#targetScaling()}, with the training min and max of the finite targets): {@code
- * y01 = (y - min) / (max - min)} (histogram, normalized decoder), {@code y01 - 0.5} (pointwise, mixture, xVal) or y
- * itself (the unnormalized decoder). Before the head is built the spec may adapt itself to the training targets
- * ({@link HeadSpec#fittedTo}, e.g. the unnormalized decoder's exponent range); the adapted spec is this model's
- * {@link #config()} from then on and is saved with it. {@link #predict} maps back ({@code y = scale * h + shift},
- * an {@code AffineTransformed} unless the map is the identity), so its log densities are in the original units
- * ({@code log p_y = log p_h - log scale}) and NaN/+-Infinity probabilities pass through; {@link #predictUnit}
- * reports in y01 units (the decoding paper's NLL convention).
+ * <p>Scaling: x is standardised with the training mean and standard deviation. y goes through two maps, fitted on
+ * the finite training targets: first the target transform {@code t} ({@link ModelConfig#targetTransform()}, see
+ * {@link TargetScaler}): the identity (NONE), clipping to bounds 3 IQR beyond the quartiles (ROBUST, for a few wild
+ * targets) or {@code log1p(y - min)} (LOG, for targets spanning orders of magnitude); then the head's scaling of
+ * {@code t(y)} as its spec says ({@link HeadSpec#targetScaling()}, with the min and max of the transformed targets):
+ * {@code y01 = (t - min) / (max - min)} (histogram, normalized decoder), {@code y01 - 0.5} (pointwise, mixture,
+ * xVal) or {@code t} itself (the unnormalized decoder). Before the head is built the spec may adapt itself to the
+ * training targets in its units ({@link HeadSpec#fittedTo}, e.g. the unnormalized decoder's exponent range); the
+ * adapted spec is this model's {@link #config()} from then on and is saved with it. {@link #predict} maps back
+ * ({@code t = scale * h + shift}, an {@code AffineTransformed} unless the map is the identity, then {@code min +
+ * expm1(t)} for LOG, exactly for the cdf and quantiles, with the Jacobian in the density), so its log densities are
+ * in the original units and, without LOG, NaN/+-Infinity probabilities pass through; {@link #predictUnit} reports in
+ * y01 units (the decoding paper's NLL convention).
  *
  * <p>Targets may be NaN or +-Infinity only where the head represents them ({@link HeadSpec#representsNonFinite()}:
- * a decoder with special tokens); other heads refuse them with a message naming the row.
+ * a decoder with special tokens) and the target transform is NONE; otherwise they are refused with a message naming
+ * the row.
+ *
+ * <p>After fitting, the model also holds the training mean and standard deviation of each feature ({@link
+ * #outOfRange} reports the rows of new inputs far outside them) and its provenance ({@link #provenance()}: library
+ * version, head, rows, epochs, stop reason, final losses), both saved with it.
  *
  * <p>The head describes itself: its spec ({@link HeadSpec}) builds it, names its units, default loss and point
  * prediction and writes its settings; the head runs its own after-fit step ({@link RegressionHead#afterFit}, e.g. the
@@ -92,7 +105,13 @@ public final class RegressionModel {
     private RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
-    private MinMaxScaler yScaler;
+    private TargetScaler targetScaler;
+    /** Training mean and population standard deviation (0 for a constant column) of each feature; null if unknown. */
+    private double[] inputMean;
+    private double[] inputSd;
+    private ModelProvenance provenance;
+    /** Reused prediction buffers, one workspace per concurrent caller. */
+    private final InferenceArenas arenas = new InferenceArenas();
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
@@ -120,6 +139,12 @@ public final class RegressionModel {
         return config;
     }
 
+    /** Number of input features D. */
+    public int inputWidth() {
+        return inputWidth;
+    }
+
+    /** {@return the head} */
     public RegressionHead<?> head() {
         return head;
     }
@@ -137,7 +162,7 @@ public final class RegressionModel {
 
     /** Whether {@link #fit} has run (or the model was loaded). */
     public boolean isFitted() {
-        return yScaler != null;
+        return targetScaler != null;
     }
 
     /** Trains on {@code train} (validation split and early stopping as the trainer config says), no progress output. */
@@ -149,12 +174,17 @@ public final class RegressionModel {
      * Fits the scalers on {@code train}, adapts the head's spec to the training targets ({@link HeadSpec#fittedTo};
      * a changed spec gets a fresh head), then trains encoder and head with the trainer settings.
      *
+     * <p>The targets are checked ({@link TargetCheck}) as a head on min-max scaled y will see them: y itself without
+     * a target transform, y clipped to the ROBUST bounds (a warning says how many were clipped, for any head), or
+     * {@code log1p(y - min)}; a head on raw y ({@link TargetScaling#RAW}, the unnormalized decoder) is made for
+     * extreme targets and gets no such check.
+     *
      * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, a NaN or
-     *                                  infinite target for a head that cannot represent it (the message names the
-     *                                  row), or, for a head trained on min-max scaled y, targets that min-max scaling
-     *                                  cannot carry (an overflowing range, extreme values: see {@link TargetCheck};
-     *                                  heavy tails only give a warning to {@code progress}); a head on raw y ({@link
-     *                                  TargetScaling#RAW}, the unnormalized decoder) is made for such targets
+     *                                  infinite target for a head that cannot represent it or under a target
+     *                                  transform other than NONE (the message names the row), or, for a head trained
+     *                                  on min-max scaled y, targets that min-max scaling cannot carry (an overflowing
+     *                                  range, extreme values: see {@link TargetCheck}; heavy tails only give a warning
+     *                                  to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
@@ -163,12 +193,11 @@ public final class RegressionModel {
         Checks.notNull("progress", progress);
         double[] y = train.y();
         checkTargets(y);
-        if (requested.targetScaling() != TargetScaling.RAW) {
-            TargetCheck.check("y", finite(y)).ifPresent(progress::onWarning);
-        }
+        targetScaler = fitTarget(finite(y), progress);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
-        yScaler = MinMaxScaler.fit(finite(y));
-        HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(y, yScaler.min(), yScaler.max()));
+        inputStatistics(train.x());
+        MinMaxScaler unit = targetScaler.unit();
+        HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(transformed(y), unit.min(), unit.max()));
         if (!fitted.equals(config.head())) {
             config = config.withHead(fitted);
             head = fitted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
@@ -176,6 +205,8 @@ public final class RegressionModel {
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
+        provenance = ModelProvenance.of(config.head(), h.train().rows(),
+                h.validation() == null ? 0 : h.validation().rows(), result);
         // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
         // level once the encoder fits the training rows closely)
         Dataset rest = h.validation() != null ? h.validation() : h.train();
@@ -193,6 +224,10 @@ public final class RegressionModel {
                 throw new IllegalArgumentException("train targets must be finite for head " + requested.name()
                         + " (only a decoder with special tokens learns NaN and +-Infinity), got " + y[i] + " at row "
                         + i);
+            } else if (config.targetTransform() != TargetTransform.NONE) {
+                throw new IllegalArgumentException("train targets must be finite under target transform "
+                        + config.targetTransform() + " (NaN and +-Infinity reach head " + requested.name()
+                        + " only with NONE), got " + y[i] + " at row " + i);
             }
         }
         Checks.require(any, "train targets must hold at least one finite value, got none of %d", y.length);
@@ -202,6 +237,104 @@ public final class RegressionModel {
         return java.util.Arrays.stream(y).filter(Double::isFinite).toArray();
     }
 
+    /**
+     * Records what a training run made outside {@link #fit} knows of its data, for a model whose scalers and weights
+     * it set (data-parallel training over a cluster, where the statistics come from distributed passes): the training
+     * features' means and population standard deviations ({@link #outOfRange} compares new rows with them) and the
+     * run's provenance (saved with the model).
+     *
+     * @param featureMean  {@code [D]} finite
+     * @param featureSd    {@code [D]} finite and at least 0 (0 for a constant column)
+     * @param trainingRows rows trained on
+     * @param validationRows rows held out for early stopping
+     * @param result       the run's epochs, losses and stop reason
+     * @throws IllegalArgumentException on a wrong length, a non-finite or negative statistic, or a null result
+     * @throws IllegalStateException    if the model has no fitted scalers
+     */
+    public void recordTraining(double[] featureMean, double[] featureSd, long trainingRows, long validationRows,
+            TrainingResult result) {
+        requireFitted();
+        Checks.require(featureMean != null && featureMean.length == inputWidth, "featureMean must have %d values, got %s",
+                inputWidth, featureMean == null ? "null" : Integer.toString(featureMean.length));
+        Checks.require(featureSd != null && featureSd.length == inputWidth, "featureSd must have %d values, got %s",
+                inputWidth, featureSd == null ? "null" : Integer.toString(featureSd.length));
+        for (int j = 0; j < inputWidth; j++) {
+            Checks.require(Double.isFinite(featureMean[j]), "featureMean[%d] must be finite, got %s", j, featureMean[j]);
+            Checks.require(featureSd[j] >= 0 && Double.isFinite(featureSd[j]),
+                    "featureSd[%d] must be >= 0 and finite, got %s", j, featureSd[j]);
+        }
+        Checks.require(trainingRows >= 1, "trainingRows must be >= 1, got %s", trainingRows);
+        Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
+        Checks.notNull("result", result);
+        inputMean = featureMean.clone();
+        inputSd = featureSd.clone();
+        provenance = ModelProvenance.of(config.head(), trainingRows, validationRows, result);
+    }
+
+    /**
+     * The target scaler of the configured transform for finite y, after {@link TargetCheck} on what the head will see
+     * when it is trained on min-max scaled values (a head on raw y gets no such check).
+     */
+    private TargetScaler fitTarget(double[] y, ProgressListener progress) {
+        TargetTransform t = config.targetTransform();
+        boolean minMax = requested.targetScaling() != TargetScaling.RAW;
+        if (t == TargetTransform.NONE) {
+            if (minMax) {
+                TargetCheck.check("y", y).ifPresent(progress::onWarning);
+            }
+            return TargetScaler.fit(t, y);
+        }
+        TargetScaler ts = TargetScaler.fit(t, y);
+        double[] seen = new double[y.length];
+        int clipped = 0;
+        for (int i = 0; i < y.length; i++) {
+            seen[i] = ts.transformed(y[i]);
+            clipped += seen[i] != y[i] ? 1 : 0;
+        }
+        if (t == TargetTransform.ROBUST) {
+            if (clipped > 0) {
+                progress.onWarning(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
+                        + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
+                        ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
+            }
+            if (minMax) {
+                TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);
+            }
+        } else if (minMax) {
+            TargetCheck.check("log1p(y - min)", seen).ifPresent(progress::onWarning);
+        }
+        return ts;
+    }
+
+    /** Column means and population standard deviations of the training features. */
+    private void inputStatistics(double[][] x) {
+        int d = x[0].length;
+        double[] mean = new double[d];
+        double[] sd = new double[d];
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += row[j];
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            mean[j] /= x.length;
+        }
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                double dev = row[j] - mean[j];
+                sd[j] += dev * dev;
+            }
+        }
+        boolean finite = true;
+        for (int j = 0; j < d; j++) {
+            sd[j] = Math.sqrt(sd[j] / x.length);
+            finite &= Double.isFinite(mean[j]) && Double.isFinite(sd[j]);
+        }
+        // features near +-1.8e308 overflow the statistics: then the model keeps none (outOfRange refuses)
+        inputMean = finite ? mean : null;
+        inputSd = finite ? sd : null;
+    }
+
     private static StandardScaler identity(int features) {
         double[] mean = new double[features];
         double[] scale = new double[features];
@@ -209,19 +342,43 @@ public final class RegressionModel {
         return StandardScaler.of(mean, scale);
     }
 
+    /**
+     * {@code t(y)} for each target ({@link TargetScaler#transformed}); NaN and +-Infinity pass through unchanged
+     * under NONE (special targets of a decoder with special tokens).
+     *
+     * @throws IllegalArgumentException under ROBUST or LOG, on a target that is not finite or (LOG) lies at or below
+     *                                  {@code min - 1}, where {@code log1p(y - min)} does not exist
+     */
+    private double[] transformed(double[] y) {
+        if (targetScaler.transform() == TargetTransform.NONE) {
+            return y.clone();
+        }
+        Checks.allFinite("y", y);
+        double[] t = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            t[i] = targetScaler.transformed(y[i]);
+            if (Double.isNaN(t[i])) {
+                throw new IllegalArgumentException("y[" + i + "] must be > " + (targetScaler.shift() - 1) + " (the "
+                        + "training minimum " + targetScaler.shift() + " minus 1) for the LOG transform, got " + y[i]);
+            }
+        }
+        return t;
+    }
+
     private Dataset toHeadUnits(Dataset data) {
-        double[] y = config.head().targetScaling().toHead(data.y(), yScaler.min(), yScaler.max());
+        MinMaxScaler unit = targetScaler.unit();
+        double[] y = config.head().targetScaling().toHead(transformed(data.y()), unit.min(), unit.max());
         return xScaler.transform(data).withY(y);
     }
 
     /** The factor of {@code y = scale * h + shift} from the head's units to y's ({@link TargetScaling#scale}). */
     private double headScale() {
-        return config.head().targetScaling().scale(yScaler.min(), yScaler.max());
+        return config.head().targetScaling().scale(targetScaler.unit().min(), targetScaler.unit().max());
     }
 
     /** The offset of {@code y = scale * h + shift} ({@link TargetScaling#shift}). */
     private double headShift() {
-        return config.head().targetScaling().shift(yScaler.min(), yScaler.max());
+        return config.head().targetScaling().shift(targetScaler.unit().min(), targetScaler.unit().max());
     }
 
     /** {@code base} mapped by {@code y = scale * x + shift}, or base itself for the identity. */
@@ -277,22 +434,40 @@ public final class RegressionModel {
 
     /**
      * Predictive distributions of y (original units) for rows of x {@code [B][D]}: the head's distribution mapped
-     * by {@code y = scale * h + shift} ({@link HeadSpec#targetScaling()}), so {@code logDensity} in y units is the
-     * head's minus {@code log(scale)}; a {@link io.regheads.core.dist.SpecialValues} (P(NaN), P(+-Inf)) when the
-     * head reports special values.
+     * by {@code t = scale * h + shift} ({@link HeadSpec#targetScaling()}), then for the LOG target transform by
+     * {@code y = min + expm1(t)} ({@link io.regheads.core.dist.Expm1Transformed}), so {@code logDensity} in y units
+     * carries the Jacobians; a {@link io.regheads.core.dist.SpecialValues} (P(NaN), P(+-Inf)) when the head reports
+     * special values and the transform is not LOG.
+     *
+     * <p>The rows go through the encoder and the head in chunks of 4096 with buffers that the model reuses (one set
+     * per concurrent caller), so a call allocates no native memory once warm, whatever B; the result holds B rows
+     * in flat arrays (see the heads' distributions). Identical calls give bit-identical results.
+     *
+     * <p>Precision: the heads' fast builders ({@link RegressionHead#distributionBuilder}); for a FLOAT model the
+     * histogram softmax uses a float exponential, each probability within a relative {@code 3.1e-7 + 1.2e-7 D} (D
+     * the row's logit spread) of the exact softmax that {@link #predictPoint} uses; the other heads agree with it
+     * within 1e-15 relative. Every finite x gives a valid distribution (rows the fast kernels do not cover are
+     * computed exactly). Heads without a fast builder (the decoders) compute their distribution of all rows from the
+     * chunks' features.
      *
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
-        return mapped(head.distribution(encode(checkX(x), true)), headScale(), headShift());
+        return toY(predictHeadUnits(checkX(x)));
+    }
+
+    /** A distribution in the head's units mapped to y's: the head's scaling back, then expm1 for LOG. */
+    private PredictiveDistribution toY(PredictiveDistribution base) {
+        PredictiveDistribution t = mapped(base, headScale(), headShift());
+        return targetScaler.transform() == TargetTransform.LOG ? new Expm1Transformed(t, targetScaler.shift()) : t;
     }
 
     /**
      * The log-likelihood of mixed observations per row, original units: the log density of finite y (as {@link
      * #predict} reports it), {@code log P(NaN)} for NaN and {@code log P(+-Inf)} for an infinity ({@link
-     * SpecialValues#logLikelihood}: 0 probability, so {@code -Infinity}, for a head without special values), plus
-     * {@code log P(finite)} for finite y where the head has special values.
+     * SpecialValues#logLikelihood}: 0 probability, so {@code -Infinity}, for a head without special values or under
+     * the LOG transform), plus {@code log P(finite)} for finite y where the head has special values.
      *
      * @param x {@code [B][D]} rows
      * @param y {@code [B]} any doubles
@@ -300,27 +475,108 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted, x is invalid or y has the wrong length
      */
     public double[] logLikelihood(double[][] x, double[] y) {
-        requireFitted();
-        SpecialValues d = new AffineTransformed(head.distribution(encode(checkX(x), true)), headScale(), headShift());
-        return d.logLikelihood(y);
-    }
-
-    /** The head's distributions in its own units (the unmapped {@link #predict}), for tests of the map. */
-    PredictiveDistribution predictHeadUnits(double[][] x) {
-        requireFitted();
-        return head.distribution(encode(checkX(x), true));
+        PredictiveDistribution d = predict(x);
+        SpecialValues s = d instanceof SpecialValues sv ? sv : new AffineTransformed(d, 1.0, 0.0);
+        return s.logLikelihood(y);
     }
 
     /**
-     * The head's point prediction of y (original units) for rows of x, as its spec names it ({@link
-     * HeadSpec#pointEstimate()}): the predictive mean, or AUTO for the unnormalized decoder (the certified mean,
-     * else the median).
+     * The head's distribution in its own units (the unmapped {@link #predict}) for rows of x (checked), chunk by
+     * chunk through a pooled workspace.
+     */
+    PredictiveDistribution predictHeadUnits(double[][] x) {
+        requireFitted();
+        int n = x.length;
+        RegressionHead.DistributionBuilder out = head.distributionBuilder(n);
+        double[] mean = xScaler.mean();
+        double[] scale = xScaler.scale();
+        InferenceArenas.Workspace w = arenas.acquire();
+        try {
+            for (int from = 0; from < n; from += InferenceArenas.CHUNK_ROWS) {
+                int rows = Math.min(InferenceArenas.CHUNK_ROWS, n - from);
+                Arena arena = w.arenaFor(rows);
+                out.add(encoder.infer(standardised(x, from, rows, mean, scale, arena), arena), from, arena);
+            }
+        } finally {
+            arenas.release(w);
+        }
+        return out.build();
+    }
+
+    /** Rows {@code [from, from + rows)} of x standardised, {@code (x - mean) / scale}, in an arena array. */
+    private INDArray standardised(double[][] x, int from, int rows, double[] mean, double[] scale, Arena arena) {
+        int d = inputWidth;
+        INDArray in = arena.get(type, rows, d); // [rows, D]
+        if (type == DataType.FLOAT) {
+            float[] flat = arena.floats(rows * d);
+            for (int i = 0; i < rows; i++) {
+                double[] row = x[from + i];
+                for (int j = 0; j < d; j++) {
+                    flat[i * d + j] = (float) ((row[j] - mean[j]) / scale[j]);
+                }
+            }
+            Host.write(flat, in);
+        } else {
+            double[] flat = arena.doubles(rows * d);
+            for (int i = 0; i < rows; i++) {
+                double[] row = x[from + i];
+                for (int j = 0; j < d; j++) {
+                    flat[i * d + j] = (row[j] - mean[j]) / scale[j];
+                }
+            }
+            Host.write(flat, in);
+        }
+        return in;
+    }
+
+    /**
+     * The rows of {@code x} with a feature more than {@code k} training standard deviations from its training mean:
+     * {@code |x[i][j] - mean_j| > k * sd_j} (sd the population standard deviation of the training rows; a feature
+     * constant in training counts any other value as infinitely far). Predictions for such rows extrapolate: the
+     * encoder never saw anything like them. Nothing is changed; {@link #predict} still answers for every row.
+     *
+     * <p>Example: trained on x0 in [-1, 1] (mean 0, sd 0.577), a row with x0 = 1000 lies 1732 sd out and is reported
+     * for any k below that.
+     *
+     * @param x {@code [B][D]} finite
+     * @param k the threshold in standard deviations, > 0 and finite (e.g. 10)
+     * @return the report, empty if every row lies within k sd
+     * @throws IllegalArgumentException if x is invalid or k is not > 0 and finite
+     * @throws IllegalStateException    if the model has no feature statistics: saved before they were kept without
+     *                                  standardising x, or trained on features whose statistics overflow double
+     */
+    public OutOfRangeReport outOfRange(double[][] x, double k) {
+        requireFitted();
+        checkX(x);
+        Checks.positive("k", k);
+        if (inputMean == null) {
+            throw new IllegalStateException("this model has no training feature statistics (saved before they were "
+                    + "kept, with raw x): refit it to check inputs");
+        }
+        return OutOfRangeReport.of(x, inputMean, inputSd, k);
+    }
+
+    /**
+     * The point prediction of y (original units) for rows of x by {@link #pointEstimate()}: as the head's spec names
+     * it ({@link HeadSpec#pointEstimate()}: the predictive mean, or AUTO for the unnormalized decoder, the certified
+     * mean, else the median), and the median under the LOG target transform.
      *
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public double[] predictPoint(double[][] x) {
-        return predictPoint(x, config.head().pointEstimate());
+        return predictPoint(x, pointEstimate());
+    }
+
+    /**
+     * The summary {@link #predictPoint(double[][])} reports: the head's ({@link HeadSpec#pointEstimate()}), except
+     * under the LOG target transform, where it is the median: mapped exactly from the head's, while y's mean is
+     * dominated by the upper tail of the predicted distribution (and is infinite in double once its far upper
+     * quantiles overflow, as they do for a wide prediction of a target spanning hundreds of orders of magnitude);
+     * {@code predictPoint(x, PointEstimate.MEAN)} still gives it.
+     */
+    public PointEstimate pointEstimate() {
+        return config.targetTransform() == TargetTransform.LOG ? PointEstimate.MEDIAN : config.head().pointEstimate();
     }
 
     /**
@@ -340,39 +596,70 @@ public final class RegressionModel {
      * Point predictions of y (original units) decoded as {@code decoding} says, which the head computes ({@link
      * RegressionHead#point(INDArray, Decoding)}: a decoder applies temperature, top-k and top-p to its tokens for the
      * sample-based summaries, its exact mean is certified, its mode a beam search): {@code scale * p + shift} for the
-     * head's prediction p, the same map as {@link #predict}'s. Example: {@code predictPoint(x,
-     * Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.8, 0, 0.95).withSamples(512, 1))}.
+     * head's prediction p, the same map as {@link #predict}'s, then {@code min + expm1} under the LOG transform (exact
+     * for the median, greedy decoding and sample medians, which commute with it). Under LOG, MEAN, MODE and AUTO are
+     * those of y's own distribution ({@link #predict}), and SAMPLE_MEAN is refused (an average of samples of log1p(y
+     * - min) is not one of y).
+     * Example: {@code predictPoint(x, Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.8, 0, 0.95)
+     * .withSamples(512, 1))}.
      *
      * @param decoding the summary and its sampling settings
      * @return {@code [B]}
-     * @throws IllegalArgumentException if the model is not fitted, x is invalid, decoding is null, or it asks a head
-     *                                  that generates no tokens for temperature, top-k or top-p
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid, decoding is null, it asks a head
+     *                                  that generates no tokens for temperature, top-k or top-p, or it asks for
+     *                                  SAMPLE_MEAN under the LOG target transform
      */
     public double[] predictPoint(double[][] x, Decoding decoding) {
         requireFitted();
         Checks.notNull("decoding", decoding);
+        PointEstimate estimate = decoding.point();
+        boolean log = targetScaler.transform() == TargetTransform.LOG;
+        if (log && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE
+                || estimate == PointEstimate.AUTO)) {
+            // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
+            PredictiveDistribution d = predict(x);
+            return estimate == PointEstimate.MODE ? d.mode() : meanElseMedian(d);
+        }
+        Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
+                + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
+                decoding);
         double[] p = head.point(encode(checkX(x), true), decoding);
         double scale = headScale();
         double shift = headShift();
-        if (scale != 1.0 || shift != 0.0) {
-            for (int i = 0; i < p.length; i++) {
-                p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+        for (int i = 0; i < p.length; i++) {
+            p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
+            if (log) {
+                p[i] = targetScaler.shift() + Math.expm1(p[i]); // as Expm1Transformed maps a quantile: exactly
             }
         }
         return p;
     }
 
     /**
-     * Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max of the finite
-     * targets), whatever units the head is trained in.
+     * Predictive distributions of {@code y01 = (t - min) / (max - min)} (t the transformed target, min and max those
+     * of the finite training targets), whatever units the head is trained in; as {@link #predict}.
      *
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
-        PredictiveDistribution base = head.distribution(encode(checkX(x), true));
-        double range = yScaler.range();
-        return mapped(base, headScale() / range, (headShift() - yScaler.min()) / range);
+        PredictiveDistribution base = predictHeadUnits(checkX(x));
+        MinMaxScaler unit = targetScaler.unit();
+        double range = unit.range();
+        return mapped(base, headScale() / range, (headShift() - unit.min()) / range);
+    }
+
+    /** The mean where it is finite, else the median, per row (AUTO on y's own distribution). */
+    private static double[] meanElseMedian(PredictiveDistribution d) {
+        double[] m = d.mean();
+        double[] median = null;
+        for (int r = 0; r < m.length; r++) {
+            if (!Double.isFinite(m[r])) {
+                median = median == null ? d.median() : median;
+                m[r] = median[r];
+            }
+        }
+        return m;
     }
 
     /**
@@ -393,10 +680,29 @@ public final class RegressionModel {
         return toHeadUnits(data);
     }
 
-    /** The y scaler fitted on the finite training targets (min and max of y01, whatever the head's units). */
+    /**
+     * The min-max scaler onto y01, fitted on the finite training targets: of y itself without a target transform,
+     * of the ROBUST bounds, or of {@code log1p(y - min)} with LOG ({@link #targetScaler()} has the whole map), whatever
+     * the head's units ({@link HeadSpec#targetScaling()} starts from its min and max).
+     */
     public MinMaxScaler yScaler() {
         requireFitted();
-        return yScaler;
+        return targetScaler.unit();
+    }
+
+    /** The map of y to the head's unit interval and back, fitted on the training rows. */
+    public TargetScaler targetScaler() {
+        requireFitted();
+        return targetScaler;
+    }
+
+    /**
+     * Where the fitted weights came from: library version, head, training and validation rows, epochs, stop reason
+     * and final losses; saved with the model. Empty for files written before provenance was kept.
+     */
+    public Optional<ModelProvenance> provenance() {
+        requireFitted();
+        return Optional.ofNullable(provenance);
     }
 
     /** Encoder + head + loss as the trainer sees them (y in head units). */
@@ -462,8 +768,10 @@ public final class RegressionModel {
      * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
      * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
      * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
-     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max}. The bytes depend only on the
-     * model: identical fits give identical files (keys sorted, no date).
+     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max} (the unit scaler's bounds, see {@link
+     * #yScaler()}), {@code target.shift} (LOG only), {@code inputs.mean}, {@code inputs.sd} (training feature
+     * statistics) and the provenance ({@code provenance.*}, see {@link ModelProvenance}). The bytes depend only on
+     * the model: identical fits give identical files (keys sorted, no date: the provenance holds no time).
      *
      * @throws IllegalArgumentException if the model is not fitted
      * @throws UncheckedIOException     if the file cannot be written
@@ -504,8 +812,18 @@ public final class RegressionModel {
         head.state().forEach((k, v) -> p.setProperty(STATE_PREFIX + k, Double.toString(v)));
         p.setProperty("x.mean", join(xScaler.mean()));
         p.setProperty("x.scale", join(xScaler.scale()));
-        p.setProperty("y.min", Double.toString(yScaler.min()));
-        p.setProperty("y.max", Double.toString(yScaler.max()));
+        p.setProperty("y.min", Double.toString(targetScaler.unit().min()));
+        p.setProperty("y.max", Double.toString(targetScaler.unit().max()));
+        if (targetScaler.transform() == TargetTransform.LOG) {
+            p.setProperty("target.shift", Double.toString(targetScaler.shift()));
+        }
+        if (inputMean != null) {
+            p.setProperty("inputs.mean", join(inputMean));
+            p.setProperty("inputs.sd", join(inputSd));
+        }
+        if (provenance != null) {
+            p.putAll(provenance.toProperties());
+        }
         return Checkpoint.of(metadata(p), params());
     }
 
@@ -583,7 +901,20 @@ public final class RegressionModel {
             RegressionModel m = new RegressionModel(mc, width, DataType.valueOf(dtype));
             c.loadInto(m.params());
             m.xScaler = StandardScaler.of(numbers(s, "x.mean"), numbers(s, "x.scale"));
-            m.yScaler = MinMaxScaler.of(s.real("y.min"), s.real("y.max"));
+            TargetTransform t = mc.targetTransform();
+            m.targetScaler = TargetScaler.of(t, t == TargetTransform.LOG ? s.real("target.shift") : 0,
+                    MinMaxScaler.of(s.real("y.min"), s.real("y.max")));
+            if (p.getProperty("inputs.mean") != null) {
+                m.inputMean = numbers(s, "inputs.mean");
+                m.inputSd = numbers(s, "inputs.sd");
+                Checks.require(m.inputMean.length == width && m.inputSd.length == width,
+                        "inputs.mean and inputs.sd must have %d values, got %d and %d", width, m.inputMean.length,
+                        m.inputSd.length);
+            } else if (mc.standardizeX()) { // older files: the x scaler holds the same statistics
+                m.inputMean = m.xScaler.mean();
+                m.inputSd = m.xScaler.scale();
+            }
+            m.provenance = ModelProvenance.read(p).orElse(null);
             Map<String, Double> state = new LinkedHashMap<>();
             Settings st = Settings.of(p, STATE_PREFIX);
             for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {

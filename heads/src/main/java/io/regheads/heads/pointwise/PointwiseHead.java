@@ -217,6 +217,46 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         return MixtureDistribution.gaussian(mu, s);
     }
 
+    /**
+     * Fills the means of one columnar Gaussian {@link MixtureDistribution} (K = 1, standard deviation {@link
+     * #noiseStd()}, read once when the builder is made) chunk by chunk from an arena buffer: the same means as
+     * {@link #distribution}, a row whose float output overflowed recomputed in double from phi ({@link
+     * Linear#inferRowInDouble}).
+     */
+    @Override
+    public DistributionBuilder distributionBuilder(int rows) {
+        Checks.atLeast("rows", rows, 1);
+        double[] mu = new double[rows]; // [B]
+        double s = noiseStd;
+        return new DistributionBuilder() {
+            private int next;
+
+            @Override
+            public void add(INDArray phi, int row, Arena arena) {
+                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
+                INDArray out = proj.forward(phi, arena).output(); // [b, 1]
+                Host.read(out, 0, mu, row, added - next);
+                for (int i = row; i < added; i++) {
+                    if (!Double.isFinite(mu[i])) {
+                        mu[i] = proj.inferRowInDouble("phi", phi, i - row, i)[0];
+                    }
+                    if (config.sigmoid()) {
+                        mu[i] = 1 / (1 + Math.exp(-mu[i]));
+                    }
+                }
+                next = added;
+            }
+
+            @Override
+            public MixtureDistribution build() {
+                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
+                double[] sd = new double[rows];
+                Arrays.fill(sd, s);
+                return MixtureDistribution.gaussian(mu, sd);
+            }
+        };
+    }
+
     @Override
     public String toString() {
         return "PointwiseHead(" + config + ")";

@@ -73,9 +73,10 @@ class LegacyModelFilesTest {
         PredictiveDistribution d = m.predict(x);
         // Changes since the files were written, each more accurate than before: the histogram's log density is the
         // exact log-softmax, not log(p) (1 ulp); the mixture's scales stay in double instead of being rounded to float
-        // (relative 6e-8 at most); the decoder's point is its exact mean, certified since to max(1e-9, 1e-3 IQR) in
-        // y01 units (it was 1e-9): equal within that budget (both are within it of the true mean). Everything else
-        // is bit for bit.
+        // (relative 6e-8 at most), and predict's mixture weights and scales come from the double FastExp kernel
+        // (relative 4.5e-16); the decoder's point is its exact mean, certified since to max(1e-9, 1e-3 IQR) in y01
+        // units (it was 1e-9): equal within that budget (both are within it of the true mean). Everything else is bit
+        // for bit, except predict's histogram below.
         double tol = switch (name) {
             case "histogram" -> 1e-15;
             case "mdn" -> 1e-7;
@@ -93,10 +94,44 @@ class LegacyModelFilesTest {
         } else {
             assertArrayEquals(hex(expected, "point"), m.predictPoint(x), 0.0, "point");
         }
+        if (name.equals("histogram")) {
+            assertHistogramWithinTheFloatSoftmaxBound(m, x, y, expected);
+            return;
+        }
         assertArrayEquals(hex(expected, "logDensity"), d.logDensity(y), tol * 4, "logDensity");
         assertArrayEquals(hex(expected, "cdf"), d.cumulativeProbability(y), name.equals("mdn") ? tol : 0.0, "cdf");
         assertArrayEquals(hex(expected, "quantile30"), d.inverseCumulativeProbability(0.3), name.equals("mdn") ? tol : 0.0,
                 "quantile30");
+    }
+
+    /**
+     * The histogram file is a FLOAT model: predictPoint (above) takes the head's exact softmax in double and is bit
+     * for bit what the file's code reported, while predict computes the softmax with the float kernel (FastExp,
+     * relative error at most 1.5e-7 per exponential). The head states the resulting bound: each probability within
+     * a relative {@code eps = 3.1e-7 + 1.2e-7 D}, D the row's logit spread (1.5e-7 for the exponential, 1.5e-7 for
+     * the sum, and 6e-8 |l - max| twice for rounding {@code l - max} to float). So the cdf is within eps (a sum of
+     * probabilities at most 1), the log density within eps (log(1 + eps)), and a quantile within eps over the
+     * density there (the cdf's error divided by its slope; 2 eps / f allows for the second-order term). Checked per
+     * row with D read from the row's probabilities.
+     */
+    private static void assertHistogramWithinTheFloatSoftmaxBound(RegressionModel m, double[][] x, double[] y,
+            Properties expected) {
+        PredictiveDistribution d = m.predict(x);
+        double[][] p = ((io.regheads.heads.histogram.HistogramDistribution) m.predictUnit(x)).probabilities();
+        double[] logDensity = d.logDensity(y);
+        double[] cdf = d.cumulativeProbability(y);
+        double[] q30 = d.inverseCumulativeProbability(0.3);
+        double[] densityAtQ30 = d.logDensity(hex(expected, "quantile30"));
+        for (int b = 0; b < x.length; b++) {
+            double lo = Arrays.stream(p[b]).map(Math::log).min().orElseThrow();
+            double hi = Arrays.stream(p[b]).map(Math::log).max().orElseThrow();
+            double eps = 3.1e-7 + 1.2e-7 * (hi - lo);
+            assertEquals(hex(expected, "logDensity")[b], logDensity[b], eps * 1.01 + 4e-15, "logDensity of row " + b);
+            assertEquals(hex(expected, "cdf")[b], cdf[b], eps, "cdf of row " + b);
+            assertEquals(hex(expected, "quantile30")[b], q30[b], 2 * eps / Math.exp(densityAtQ30[b]),
+                    "quantile30 of row " + b);
+            assertTrue(Math.abs(hex(expected, "cdf")[b] - cdf[b]) < 1e-6, "and small in absolute terms");
+        }
     }
 
     @Test

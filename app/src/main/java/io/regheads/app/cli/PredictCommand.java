@@ -1,0 +1,216 @@
+package io.regheads.app.cli;
+
+import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.internal.Checks;
+import io.regheads.heads.model.RegressionModel;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code regheads predict}: scores the rows of a CSV file with a saved model and writes one line of predictions per
+ * row: the predictive mean, the median, the chosen quantiles and, with {@code --target}, the log density of the
+ * target column (original units of y).
+ *
+ * <p>Streams: rows are read, predicted and written {@code --chunk} rows at a time, so memory is bounded by the chunk
+ * (not the file), and files far larger than the heap work. A progress line on stderr reports rows and rows per
+ * second. The feature columns are every column of the file except {@code --target}, in file order, which must be
+ * the training file's order (the model file does not store column names); their count must be the model's input
+ * width.
+ *
+ * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; numbers with {@code --digits}
+ * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). Example: {@code regheads predict --model m.rgh
+ * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
+ *
+ * <p>Exit codes: 0 when every row was scored; 2 for bad input (a missing or unreadable model file, feature columns
+ * that do not match the model, a malformed row, named by its line, or a bad option value; the output file then keeps
+ * the chunks scored before the error); 3 for an unexpected failure or out of memory.
+ *
+ * <p>Not thread-safe (one instance per invocation, as picocli makes it).
+ */
+@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Score the rows of a CSV file with a saved model (regheads train --save) and write mean, median,",
+            "chosen quantiles and optionally the log density of a target column, streaming in chunks."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every row scored",
+            "2:bad input (model file, data, a malformed row or an option; the line is named)",
+            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
+final class PredictCommand implements Callable<Integer> {
+    /** Default rows per chunk: a histogram model holds about 4 KB per row (probabilities and their sums). */
+    static final int DEFAULT_CHUNK = 16384;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "Model file written by "
+            + "'regheads train --save'.")
+    Path model;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "CSV file with a header row and "
+            + "numeric cells: the feature columns in training order, optionally the target column.")
+    Path data;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Output CSV file (overwritten).")
+    Path out;
+
+    @Option(names = "--quantiles", paramLabel = "LIST", defaultValue = "0.05,0.95",
+            description = "Quantile levels written besides the median, comma-separated in (0, 1), or 'none' "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String quantiles;
+
+    @Option(names = "--target", paramLabel = "NAME", description = "Column of --data holding observed y: not a "
+            + "feature; its log density under the prediction is written as log_density.")
+    String target;
+
+    @Option(names = "--digits", paramLabel = "N", defaultValue = "9",
+            description = "Significant digits per number, 1 to 15, or 17 for Java's shortest exact form "
+                    + "(default: ${DEFAULT-VALUE}, enough for a float model).")
+    int digits;
+
+    @Option(names = "--chunk", paramLabel = "ROWS", defaultValue = "" + DEFAULT_CHUNK,
+            description = "Rows per chunk (default: ${DEFAULT-VALUE}).")
+    int chunk;
+
+    @Option(names = "--quiet", description = "No progress line on stderr.")
+    boolean quiet;
+
+    /** Where the progress line goes (stderr; tests may replace it). */
+    PrintStream progress = System.err;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        Checks.require(chunk >= 1, "--chunk must be >= 1, got %d", chunk);
+        Checks.require((digits >= 1 && digits <= 15) || digits == 17, "--digits must be 1 to 15 or 17, got %d", digits);
+        double[] levels = parseLevels(quantiles);
+        Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
+        RegressionModel m = RegressionModel.load(model);
+        long t0 = System.nanoTime();
+        long rows = 0;
+        try (NumericCsvReader in = new NumericCsvReader(data);
+             BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            List<String> header = in.header();
+            int targetCol = target == null ? -1 : header.indexOf(target);
+            Checks.require(target == null || targetCol >= 0, "--target: column '%s' is not in the header of %s (%s)",
+                    target, data, String.join(",", header));
+            int features = header.size() - (targetCol >= 0 ? 1 : 0);
+            Checks.require(features == m.inputWidth(), "%s has %d feature columns (%s), the model takes %d%s", data,
+                    features, String.join(",", header), m.inputWidth(),
+                    target == null ? "; name the target column with --target to leave it out" : "");
+            w.write(outputHeader(levels, targetCol >= 0));
+            w.newLine();
+            double[][] cells = new double[chunk][header.size()];
+            double[][] x = new double[chunk][features];
+            double[] y = new double[chunk];
+            double[] all = new double[levels.length + 1];
+            all[0] = 0.5;
+            System.arraycopy(levels, 0, all, 1, levels.length);
+            StringBuilder sb = new StringBuilder(1 << 16);
+            for (int n; (n = in.read(cells)) > 0; ) {
+                for (int i = 0; i < n; i++) {
+                    double[] c = cells[i];
+                    for (int j = 0, f = 0; j < c.length; j++) {
+                        if (j == targetCol) {
+                            y[i] = c[j];
+                        } else {
+                            x[i][f++] = c[j];
+                        }
+                    }
+                }
+                double[][] xs = n == chunk ? x : java.util.Arrays.copyOf(x, n);
+                PredictiveDistribution d = m.predict(xs);
+                double[] mean = d.mean();
+                double[][] q = d.quantiles(all);
+                double[] logp = targetCol >= 0 ? d.logDensity(n == chunk ? y : java.util.Arrays.copyOf(y, n)) : null;
+                sb.setLength(0);
+                for (int i = 0; i < n; i++) {
+                    number(sb, mean[i]);
+                    for (double[] col : q) {
+                        number(sb.append(','), col[i]);
+                    }
+                    if (logp != null) {
+                        number(sb.append(','), logp[i]);
+                    }
+                    sb.append('\n');
+                    if (sb.length() > 1 << 15) {
+                        w.append(sb);
+                        sb.setLength(0);
+                    }
+                }
+                w.append(sb);
+                rows += n;
+                if (!quiet) {
+                    double s = (System.nanoTime() - t0) * 1e-9;
+                    progress.printf(Locale.ROOT, "\rpredict: %,d rows, %,.0f rows/s", rows, rows / s);
+                    progress.flush();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        double seconds = (System.nanoTime() - t0) * 1e-9;
+        if (!quiet) {
+            progress.println();
+        }
+        Checks.require(rows > 0, "%s has no data rows", data);
+        o.printf(Locale.ROOT, "predicted %d rows in %.1f s (%.0f rows/s): %s%n", rows, seconds, rows / seconds, out);
+        o.flush();
+        return 0;
+    }
+
+    private void number(StringBuilder sb, double v) {
+        if (digits == 17) {
+            sb.append(v);
+        } else {
+            DecimalFormatter.append(sb, v, digits);
+        }
+    }
+
+    /** The output header: {@code mean,median,q<level>...[,log_density]}. */
+    static String outputHeader(double[] levels, boolean logDensity) {
+        StringBuilder h = new StringBuilder("mean,median");
+        for (double l : levels) {
+            h.append(",q").append(l);
+        }
+        if (logDensity) {
+            h.append(",log_density");
+        }
+        return h.toString();
+    }
+
+    /**
+     * Parses {@code --quantiles}: comma-separated levels in (0, 1), or {@code none}.
+     *
+     * @throws IllegalArgumentException naming the option on a malformed list or a level outside (0, 1)
+     */
+    static double[] parseLevels(String spec) {
+        Checks.require(spec != null && !spec.isBlank(), "--quantiles must list levels such as 0.05,0.95 or 'none'");
+        if (spec.strip().equalsIgnoreCase("none")) {
+            return new double[0];
+        }
+        List<Double> out = new ArrayList<>();
+        for (String raw : spec.split(",")) {
+            double v;
+            try {
+                v = Double.parseDouble(raw.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--quantiles must list levels such as 0.05,0.95, got '" + spec + "'");
+            }
+            Checks.require(v > 0 && v < 1, "--quantiles: levels must be in (0, 1), got %s", raw.strip());
+            out.add(v);
+        }
+        return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

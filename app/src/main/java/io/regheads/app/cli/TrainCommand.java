@@ -1,0 +1,128 @@
+package io.regheads.app.cli;
+
+import io.regheads.core.data.CsvLoader;
+import io.regheads.core.data.Dataset;
+import io.regheads.core.internal.Checks;
+import io.regheads.core.train.ConsoleProgress;
+import io.regheads.core.train.ProgressListener;
+import io.regheads.core.train.TrainerConfig;
+import io.regheads.core.train.TrainingResult;
+import io.regheads.core.head.HeadSpec;
+import io.regheads.heads.model.ModelConfig;
+import io.regheads.heads.model.RegressionModel;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code regheads train}: trains one head on all rows of a CSV file (early stopping on a validation share of them,
+ * as {@code compare}) and saves the model with {@code --save}, for {@code regheads predict} or {@link
+ * RegressionModel#load}.
+ *
+ * <p>The features are every column except the target (the last column, or {@code --target}), in file order;
+ * {@code predict} reads its features in the same order. Example: {@code regheads train --data train.csv --target y
+ * --head mdn --save m.rgh}.
+ *
+ * <p>Exit codes: 0 when the model was trained and saved; 1 when training failed (diverged or left an unusable model:
+ * one line {@code regheads: <head> on <file>: FAILED (<reason>): <what to try>} on stderr, nothing saved); 2 for bad
+ * input; 3 for an unexpected failure or out of memory.
+ *
+ * <p>Not thread-safe (one instance per invocation, as picocli makes it).
+ */
+@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Train one head on all rows of a CSV file and save the model (--save) for 'regheads predict'."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the model was trained and saved",
+            "1:training failed (diverged or left an unusable model; nothing saved)",
+            "2:bad input (file, data or option)",
+            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
+final class TrainCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "CSV file with a header row and "
+            + "numeric cells. Target: the last column, or --target; the other columns are the features.")
+    Path data;
+
+    @Option(names = "--target", paramLabel = "NAME", description = "Target column of --data (default: the last).")
+    String target;
+
+    @Option(names = "--head", paramLabel = "NAME", defaultValue = "mdn",
+            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String head;
+
+    @Option(names = "--loss", paramLabel = "EXPR", description = "Training loss (default: the head's), e.g. ce, "
+            + "ce+0.3*ntl-was.")
+    String loss;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of initialisation, validation split and shuffles "
+            + "(default: ${DEFAULT-VALUE}).")
+    long seed = 0;
+
+    @Option(names = "--epochs", paramLabel = "N", description = "Maximum epochs (default: "
+            + CompareCommand.DEFAULT_EPOCHS + ").")
+    Integer epochs;
+
+    @Option(names = "--lr", paramLabel = "RATE", description = "AdamW learning rate.")
+    Double learningRate;
+
+    @Option(names = "--patience", paramLabel = "N", description = "Epochs without a better validation loss before "
+            + "stopping (default: " + CompareCommand.DEFAULT_PATIENCE + ").")
+    Integer patience;
+
+    @Option(names = "--save", required = true, paramLabel = "FILE", description = "Where to write the model.")
+    Path save;
+
+    @Option(names = "--quiet", description = "No training progress on stderr.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        Checks.require(!head.contains(","), "--head names one head, got '%s'", head);
+        HeadCatalog.Preset preset = HeadCatalog.standard().select(head).get(0);
+        HeadRun.checkLoss(loss);
+        Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
+        Dataset d = InputData.check(CsvLoader.load(data, target), data.getFileName().toString());
+        TrainerConfig trainer = TrainerConfig.defaults().withMaxEpochs(CompareCommand.DEFAULT_EPOCHS)
+                .withPatience(CompareCommand.DEFAULT_PATIENCE).withSeed(seed);
+        if (epochs != null) {
+            trainer = trainer.withMaxEpochs(epochs);
+        }
+        if (learningRate != null) {
+            trainer = trainer.withLearningRate(learningRate);
+        }
+        if (patience != null) {
+            trainer = trainer.withPatience(patience);
+        }
+        HeadSpec headSpec = preset.spec().get();
+        HeadRun.LossChoice lossChoice = HeadRun.chooseLoss(headSpec, loss, d.features());
+        ModelConfig config = ModelConfig.defaults(headSpec).withLoss(lossChoice.loss()).withTrainer(trainer);
+        RegressionModel m = RegressionModel.create(config, d.features());
+        ProgressListener progress = quiet ? ProgressListener.none() : new ConsoleProgress(System.err);
+        TrainingResult r = m.fit(d, progress);
+        if (r.failed()) { // not bad input: the same data may train with other settings; nothing is saved
+            spec.commandLine().getErr().printf(Locale.ROOT, "regheads: %s on %s: FAILED (%s): %s%n", preset.name(),
+                    data, r.stopReason(), r.message());
+            spec.commandLine().getErr().flush();
+            return Regheads.EXIT_HEAD_FAILED;
+        }
+        m.save(save);
+        o.printf(Locale.ROOT, "trained %s (loss %s) on %s: %d rows, target '%s', features %s%n", preset.name(),
+                lossChoice.loss(), data, d.rows(), d.targetName(), String.join(",", d.featureNames()));
+        if (!lossChoice.note().isEmpty()) {
+            o.println("note: " + lossChoice.note());
+        }
+        o.printf(Locale.ROOT, "%d epochs (%s), %.1f s; saved %s%n", r.epochsRun(),
+                r.stopReason().name().toLowerCase(Locale.ROOT), r.wallTime().toNanos() * 1e-9, save);
+        o.flush();
+        return Regheads.EXIT_OK;
+    }
+}

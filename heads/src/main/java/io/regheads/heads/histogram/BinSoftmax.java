@@ -1,0 +1,195 @@
+package io.regheads.heads.histogram;
+
+import io.regheads.core.internal.FastExp;
+
+/**
+ * Row softmax of a chunk of logits {@code z [b, n]} plus a bias {@code [n]} straight into the columns of a {@link
+ * HistogramDistribution}: with {@code l_rj = z_rj + bias_j}, {@code probs[(first + r) n + j] = exp(l_rj - max_r) /
+ * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
+ *
+ * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
+ * (vectorised), the maximum of {@code l} (eight partial maxima, scalar); the exponentials' vectorised pass ({@link
+ * FastExp#prepare}: the arrays are indexed alike, which is what C2 needs to vectorise); one scalar pass
+ * that finishes them, stores them as doubles and adds them and their {@code values}-weighted sum in double (four
+ * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
+ * kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87
+ * below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing), double logits the double
+ * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
+ * b)} either way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
+ * Package-private; stateless.
+ *
+ * <p>Rows the kernels do not cover within their bounds go to the caller's {@link Fallback} instead: a row with a
+ * non-finite logit (a float product that overflowed) or whose logits spread over more than {@link #FLOAT_SPREAD}
+ * ({@link #DOUBLE_SPREAD} for double logits), where the kernel's floor would replace exponentials that the exact
+ * softmax keeps (and the exact log probabilities need). So every row computed here has all its exponential
+ * arguments in the kernel's stated range.
+ */
+final class BinSoftmax {
+    private BinSoftmax() {}
+
+    /** Largest {@code max - min} of a float row's logits that the float kernel takes (its range starts at -87). */
+    static final float FLOAT_SPREAD = 86f;
+    /** Largest {@code max - min} of a double row's logits that the double kernel takes (its range starts at -708). */
+    static final double DOUBLE_SPREAD = 700;
+
+    /** Computes a row the kernels do not cover (see the class description). */
+    interface Fallback {
+        /**
+         * @param r the row in the chunk (its logits are row r of the chunk's z)
+         */
+        void row(int r);
+    }
+
+    /**
+     * @param z      {@code [b * n]} float logits without bias, row-major
+     * @param bias   {@code [n]}
+     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
+     * @param probs  {@code [B * n]} destination, rows {@code [first, first + b)} written
+     * @param means  {@code [B]} destination, entries {@code [first, first + b)} written
+     * @param fallback computes the rows these kernels do not cover (it writes their probabilities and means)
+     */
+    static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
+            int first, Fallback fallback) {
+        float[] row = new float[n]; // l_r, then the carriers
+        float[] poly = new float[n];
+        for (int r = 0; r < b; r++) {
+            System.arraycopy(z, r * n, row, 0, n);
+            for (int j = 0; j < n; j++) { // indexed alike: vectorised
+                row[j] += bias[j];
+            }
+            float max = max(row, n);
+            if (!(max - min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
+                fallback.row(r);
+                continue;
+            }
+            FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
+            finish(poly, row, n, values, probs, means, first + r);
+        }
+    }
+
+    /** The smallest of {@code x[0, n)} (NaN if any is NaN), with eight partial minima. */
+    static float min(float[] x, int n) {
+        float a0 = Float.POSITIVE_INFINITY;
+        float a1 = a0;
+        float a2 = a0;
+        float a3 = a0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            a0 = Math.min(a0, x[j]);
+            a1 = Math.min(a1, x[j + 1]);
+            a2 = Math.min(a2, x[j + 2]);
+            a3 = Math.min(a3, x[j + 3]);
+        }
+        for (; j < n; j++) {
+            a0 = Math.min(a0, x[j]);
+        }
+        return Math.min(Math.min(a0, a1), Math.min(a2, a3));
+    }
+
+    /** The largest of {@code x[0, n)} (NaN if any is NaN), with eight partial maxima. */
+    static float max(float[] x, int n) {
+        float a0 = Float.NEGATIVE_INFINITY;
+        float a1 = a0;
+        float a2 = a0;
+        float a3 = a0;
+        float a4 = a0;
+        float a5 = a0;
+        float a6 = a0;
+        float a7 = a0;
+        int j = 0;
+        for (; j + 7 < n; j += 8) {
+            a0 = Math.max(a0, x[j]);
+            a1 = Math.max(a1, x[j + 1]);
+            a2 = Math.max(a2, x[j + 2]);
+            a3 = Math.max(a3, x[j + 3]);
+            a4 = Math.max(a4, x[j + 4]);
+            a5 = Math.max(a5, x[j + 5]);
+            a6 = Math.max(a6, x[j + 6]);
+            a7 = Math.max(a7, x[j + 7]);
+        }
+        for (; j < n; j++) {
+            a0 = Math.max(a0, x[j]);
+        }
+        return Math.max(Math.max(Math.max(a0, a1), Math.max(a2, a3)), Math.max(Math.max(a4, a5), Math.max(a6, a7)));
+    }
+
+    private static void finish(float[] poly, float[] carrier, int n, double[] values, double[] probs, double[] means,
+            int row) {
+        int o = row * n;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        double m0 = 0;
+        double m1 = 0;
+        double m2 = 0;
+        double m3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            double e0 = FastExp.finish(poly[j], carrier[j]);
+            double e1 = FastExp.finish(poly[j + 1], carrier[j + 1]);
+            double e2 = FastExp.finish(poly[j + 2], carrier[j + 2]);
+            double e3 = FastExp.finish(poly[j + 3], carrier[j + 3]);
+            probs[o + j] = e0;
+            probs[o + j + 1] = e1;
+            probs[o + j + 2] = e2;
+            probs[o + j + 3] = e3;
+            s0 += e0;
+            s1 += e1;
+            s2 += e2;
+            s3 += e3;
+            m0 += e0 * values[j];
+            m1 += e1 * values[j + 1];
+            m2 += e2 * values[j + 2];
+            m3 += e3 * values[j + 3];
+        }
+        for (; j < n; j++) {
+            double e0 = FastExp.finish(poly[j], carrier[j]);
+            probs[o + j] = e0;
+            s0 += e0;
+            m0 += e0 * values[j];
+        }
+        normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
+    }
+
+    /** As {@link #rows(float[], float[], int, int, double[], double[], double[], int, Fallback)} for double logits. */
+    static void rows(double[] z, double[] bias, int b, int n, double[] values, double[] probs, double[] means,
+            int first, Fallback fallback) {
+        double[] row = new double[n];
+        double[] poly = new double[n];
+        for (int r = 0; r < b; r++) {
+            int from = r * n;
+            double max = Double.NEGATIVE_INFINITY;
+            double min = Double.POSITIVE_INFINITY;
+            for (int j = 0; j < n; j++) {
+                row[j] = z[from + j] + bias[j];
+                max = Math.max(max, row[j]);
+                min = Math.min(min, row[j]);
+            }
+            if (!(max - min <= DOUBLE_SPREAD)) { // NaN (a NaN or infinite logit) included
+                fallback.row(r);
+                continue;
+            }
+            FastExp.prepare(row, max, poly, row, 0, n);
+            int o = (first + r) * n;
+            double s = 0;
+            double m = 0;
+            for (int j = 0; j < n; j++) {
+                double e = FastExp.finish(poly[j], row[j]);
+                probs[o + j] = e;
+                s += e;
+                m += e * values[j];
+            }
+            normalise(probs, means, o, n, first + r, s, m);
+        }
+    }
+
+    /** Probabilities {@code e / s} (by the reciprocal) and the mean {@code m / s}; s >= 1 (the maximum's exp(0)). */
+    private static void normalise(double[] probs, double[] means, int o, int n, int row, double s, double m) {
+        double inv = 1 / s;
+        for (int k = o; k < o + n; k++) {
+            probs[k] *= inv;
+        }
+        means[row] = m / s;
+    }
+}

@@ -192,6 +192,12 @@ class CompareCommandTest {
             assertTrue(Files.readString(tmp.resolve(t).resolve("results.json")).contains("\"targetTransform\":\"" + t
                     + "\""));
         }
+        // the unnormalized decoder, on raw y, is trained on log1p(y - min) itself under LOG: the extreme target too
+        CliTestSupport.Run raw = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                "--heads", "unnormalized-decoder", "--epochs", "1", "--quiet", "--folds", "3", "--target-transform",
+                "LOG", "--json", "--out", tmp.resolve("raw").toString());
+        assertEquals(0, raw.exit(), raw.err());
+        assertTrue(raw.out().contains("\"head\":\"unnormalized-decoder\""), raw.out());
         assertOneLineError(CliTestSupport.run("compare", "--target-transform", "SQRT"), "--target-transform");
     }
 
@@ -229,6 +235,11 @@ class CompareCommandTest {
         CliTestSupport.Run refused = CliTestSupport.run("compare", "--data", csv.toString(), "--heads",
                 "unnormalized-decoder,mdn", "--epochs", "1", "--quiet", "--out", tmp.resolve("t").toString());
         assertOneLineError(refused, "has 12 NaN or infinite targets (first at data row 4, NaN); mdn cannot learn them");
+        CliTestSupport.Run logged = CliTestSupport.run("compare", "--data", csv.toString(), "--heads",
+                "unnormalized-decoder", "--target-transform", "LOG", "--epochs", "1", "--quiet", "--out",
+                tmp.resolve("u").toString());
+        assertOneLineError(logged, "which has 12 NaN or infinite targets (first at data row 4, NaN), got LOG");
+        assertTrue(logged.err().startsWith("regheads: --target-transform must be NONE for "), logged.err());
     }
 
     /** 60 rows of linearCsv's shape; rows 4, 9, ... hold nan, inf or -inf in turn (12 of them). */

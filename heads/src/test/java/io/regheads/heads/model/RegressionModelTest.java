@@ -324,6 +324,46 @@ public class RegressionModelTest {
         assertArrayEquals(logp, again.logDensity(y), 0.0);
     }
 
+    /**
+     * The decoders have no columnar builder: the chunked path collects the chunks' features and builds the head's own
+     * distribution once, so a raw-y decoder with special tokens predicts more than a chunk of rows as it predicts
+     * them in small batches (log densities, quantiles, P(NaN), P(+Inf)), still as a {@link SpecialValues}.
+     */
+    @Test
+    void decodersPredictMoreThanAChunkThroughTheDefaultBuilder() {
+        Dataset train = data(300, 8);
+        double[] y = train.y();
+        for (int i = 0; i < y.length; i += 10) {
+            y[i] = i % 20 == 0 ? Double.NaN : Double.POSITIVE_INFINITY;
+        }
+        RegressionModel m = RegressionModel.create(small(new UnnormalizedDecoderSpec(10, 1, 3, true, TargetScaling.RAW,
+                null, 8, 1, 16, 1)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
+        m.fit(train.withY(y));
+        double[][] x = data(4100, 9).x();
+        double[] yt = data(4100, 9).y();
+        PredictiveDistribution all = m.predict(x);
+        assertTrue(all instanceof SpecialValues, all.getClass().getName());
+        double[] logp = all.logDensity(yt);
+        double[] q = all.inverseCumulativeProbability(0.3);
+        double[] nan = ((SpecialValues) all).probabilityNaN();
+        double[] inf = ((SpecialValues) all).probabilityPositiveInfinity();
+        for (int from : new int[] {0, 4090}) {
+            double[][] part = java.util.Arrays.copyOfRange(x, from, from + 10);
+            PredictiveDistribution d = m.predict(part);
+            double[] pl = d.logDensity(java.util.Arrays.copyOfRange(yt, from, from + 10));
+            double[] pq = d.inverseCumulativeProbability(0.3);
+            double[] pn = ((SpecialValues) d).probabilityNaN();
+            double[] pi = ((SpecialValues) d).probabilityPositiveInfinity();
+            for (int i = 0; i < 10; i++) {
+                int r = from + i;
+                assertEquals(pl[i], logp[r], 1e-5, "log density of row " + r);
+                assertEquals(pq[i], q[r], 1e-5 * Math.max(1, Math.abs(pq[i])), "quantile of row " + r);
+                assertEquals(pn[i], nan[r], 1e-6, "P(NaN) of row " + r);
+                assertEquals(pi[i], inf[r], 1e-6, "P(+Inf) of row " + r);
+            }
+        }
+    }
+
     /** Bytes and streams carry the file's bytes; a model read from them predicts bit for bit the same. */
     @Test
     void modelsTravelAsBytesAndStreams() throws Exception {

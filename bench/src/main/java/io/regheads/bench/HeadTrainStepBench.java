@@ -58,7 +58,7 @@ public class HeadTrainStepBench extends BenchmarkBase {
         MinMaxScaler s = MinMaxScaler.fit(ys);
         y = s.transform(ys);
         for (int i = 0; i < b; i++) {
-            y[i] = Math.min(y[i], 1 - 1e-7) - spec.centre();
+            y[i] = spec.targetScaling().fromUnit(Math.min(y[i], 1 - 1e-7), s.min(), s.max());
         }
         x = Nd4j.createFromArray(xs).castTo(DataType.FLOAT);
         model = RegressionModel.create(PeerComparison.config(spec), 8).asTrainable();

@@ -96,7 +96,9 @@ public final class DataParallelTrainer {
      * A trainer for float32 models of {@code config} (its trainer settings: seed, batch size, epochs, learning
      * rate, weight decay, clipping, validation fraction, patience).
      *
-     * @throws IllegalArgumentException if config is null
+     * @throws IllegalArgumentException if config is null, its target transform is not NONE, or its head adapts to the
+     *                                  training targets (the unnormalized decoder without an exponent range: give it
+     *                                  one with {@code UnnormalizedDecoderSpec.withRange})
      */
     public DataParallelTrainer(ModelConfig config) {
         this(Checks.notNull("config", config), DataType.FLOAT, 0, 2, ProgressListener.none());
@@ -107,6 +109,11 @@ public final class DataParallelTrainer {
         Checks.require(config.targetTransform() == TargetTransform.NONE,
                 "config.targetTransform must be NONE for data-parallel training (its scalers come from distributed "
                         + "min/max passes), got %s", config.targetTransform());
+        // a spec that adapts to the training targets (the unnormalized decoder's exponent range) would see only the
+        // two rows that anchor the scalers, not the data
+        Checks.require(config.head().fittedTo(new double[] {0.0, 1.0}).equals(config.head()),
+                "config.head must not adapt to the training targets for data-parallel training (give the unnormalized "
+                        + "decoder its exponent range: UnnormalizedDecoderSpec.withRange), got %s", config.head());
         this.config = config;
         this.type = type;
         this.partitionBatchSize = partitionBatchSize;

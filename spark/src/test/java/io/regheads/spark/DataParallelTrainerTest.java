@@ -213,6 +213,12 @@ class DataParallelTrainerTest {
         e = assertThrows(IllegalArgumentException.class, () -> new DataParallelTrainer(TestData.config(new MixtureSpec(2), 1)
                 .withTargetTransform(io.regheads.core.data.TargetTransform.ROBUST)));
         assertTrue(e.getMessage().startsWith("config.targetTransform must be NONE for data-parallel training"), e.getMessage());
+        io.regheads.heads.decoder.UnnormalizedDecoderSpec raw = io.regheads.heads.decoder.UnnormalizedDecoderSpec.small(10,
+                1, 3);
+        e = assertThrows(IllegalArgumentException.class, () -> new DataParallelTrainer(TestData.config(raw, 1)));
+        assertTrue(e.getMessage().startsWith("config.head must not adapt to the training targets for data-parallel "
+                + "training"), e.getMessage());
+        new DataParallelTrainer(TestData.config(raw.fittedTo(new double[] {-3, 40}), 1)); // a given range is accepted
         assertThrows(IllegalArgumentException.class, () -> tr.withPartitionBatchSize(-1));
         assertThrows(IllegalArgumentException.class, () -> tr.withDataType(DataType.HALF));
     }

@@ -169,6 +169,20 @@ public final class HammingTokenizer implements NumberTokenizer {
         return true;
     }
 
+    /**
+     * Every cell is a bin of width {@code 2^-K} (the normalized tokenizer's bound, see {@link
+     * NormalizedTokenizer#narrowestCell}), whatever the prefix.
+     *
+     * @throws IllegalArgumentException on a null or short prefix or a length outside [0, K]
+     */
+    @Override
+    public double narrowestCell(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, bits);
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        return bins.narrowestCell(new int[bits], 0);
+    }
+
     @Override
     public String tokenString(int token) {
         return String.valueOf(Checks.inRange("token", token, 0, 1));

@@ -211,6 +211,20 @@ public final class NormalizedTokenizer implements NumberTokenizer {
         return new Interval(lowerEdge(first), end == bins ? 1.0 : lowerEdge(end));
     }
 
+    /**
+     * Every cell has the width {@code B^-K}: this width less two ulps of 1 (the edges {@code i / B^K} are rounded to
+     * doubles), whatever the prefix; 0 if that is not positive.
+     *
+     * @throws IllegalArgumentException on a null or short prefix or a length outside [0, K]
+     */
+    @Override
+    public double narrowestCell(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, this.length);
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        return Math.max(0, 1.0 / binsD - 2 * Math.ulp(1.0));
+    }
+
     @Override
     public String tokenString(int token) {
         Checks.inRange("token", token, 0, base - 1);

@@ -26,9 +26,10 @@ import io.regheads.core.token.NumberTokenizer;
  * {@code 4 7 5 7 4 1} votes {@code 4} (two of three) then {@code 7} (two of three) and decodes to 0.475;
  * {@code 1 2 3 4 5 6} has three-way ties and votes {@code 1 2} (smallest ids).
  *
- * <p><b>Capabilities</b>: {@link #repetitions()} is r times the inner one, so decoders vote; every sequence is
- * valid if every inner one is; no fixed-point digits and no prefix ranges (a sequence's interval is its vote's,
- * so intervals of different sequences coincide).
+ * <p><b>Capabilities</b>: {@link #repetitions()} is r times the inner one, so decoders vote ({@link #vote} and
+ * {@link #votedTokenizer()}: the inner tokenizer); every sequence is valid if every inner one is; special tokens if
+ * the inner tokenizer has them; no fixed-point digits and no prefix ranges (a sequence's interval is its vote's, so
+ * intervals of different sequences coincide).
  *
  * <p>Immutable and thread-safe if the inner tokenizer is.
  */
@@ -81,13 +82,48 @@ public final class RepeatedTokenizer implements NumberTokenizer {
     }
 
     /**
-     * Majority vote per position, constrained by the inner masks (see the class comment).
+     * Majority vote per position, constrained by the inner masks (see the class comment), then the inner
+     * tokenizer's own {@link NumberTokenizer#vote} (the sequence itself unless the inner tokenizer repeats too).
      *
      * @param tokens {@code [r T]} token ids in {@code [0, V)}
-     * @return {@code [T]}, a valid inner sequence
+     * @return {@code [T'']}, a valid sequence of {@link #votedTokenizer()} ({@code [T]} of the inner tokenizer when
+     *         it does not repeat)
      * @throws IllegalArgumentException on a wrong length or a token outside the vocabulary
      */
+    @Override
     public int[] vote(int[] tokens) {
+        return inner.vote(voteCopies(tokens));
+    }
+
+    /** @return {@code inner.votedTokenizer()}: the tokenizer whose sequences {@link #vote} returns */
+    @Override
+    public NumberTokenizer votedTokenizer() {
+        return inner.votedTokenizer();
+    }
+
+    /** @return {@code inner.hasSpecialTokens()}: the copies spell what the inner tokenizer spells */
+    @Override
+    public boolean hasSpecialTokens() {
+        return inner.hasSpecialTokens();
+    }
+
+    /**
+     * The inner tokenizer's narrowest cell over all its sequences ({@code inner.narrowestCell} of the empty prefix),
+     * whatever the prefix: later copies can outvote the tokens of a prefix, so every inner cell may be a completion's
+     * interval.
+     *
+     * @throws IllegalArgumentException on a null or short prefix or a length outside [0, r T]
+     */
+    @Override
+    public double narrowestCell(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, sequenceLength());
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        return inner.narrowestCell(new int[innerLength], 0);
+    }
+
+    /** The per-position majority vote of the r copies (one level), a valid inner sequence. */
+    private int[] voteCopies(int[] tokens) {
         Checks.notNull("tokens", tokens);
         Checks.require(tokens.length == sequenceLength(), "tokens must have length %d, got %d", sequenceLength(),
                 tokens.length);
@@ -140,7 +176,8 @@ public final class RepeatedTokenizer implements NumberTokenizer {
     }
 
     /**
-     * {@code inner.decode(softVote(probabilities))}: the soft vote of the r copies.
+     * {@code inner.decode(softVote(probabilities))}: the soft vote of the r copies (a repeating inner tokenizer then
+     * votes its own copies with {@link NumberTokenizer#decode}).
      *
      * @param probabilities {@code [r T][V]} non-negative finite scores
      * @throws IllegalArgumentException as {@link #softVote}
@@ -161,16 +198,16 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         return best;
     }
 
-    /** {@code inner.decode(vote(tokens))}. */
+    /** {@code inner.decode} of the copies' vote. */
     @Override
     public double decode(int[] tokens) {
-        return inner.decode(vote(tokens));
+        return inner.decode(voteCopies(tokens));
     }
 
-    /** The inner interval of the voted sequence. */
+    /** The inner interval of the copies' vote. */
     @Override
     public Interval interval(int[] tokens) {
-        return inner.interval(vote(tokens));
+        return inner.interval(voteCopies(tokens));
     }
 
     /**

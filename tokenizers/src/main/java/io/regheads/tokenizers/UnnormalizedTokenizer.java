@@ -55,7 +55,9 @@ import java.util.Arrays;
  *
  * <p><b>Capabilities</b>: masks are needed (not {@link #everySequenceValid()}); token order is not value order (not
  * {@link #isFixedPoint()}), but every prefix covers one value range ({@link #prefixRange}) apart from the zero
- * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles.
+ * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles; special tokens
+ * as configured ({@link #hasSpecialTokens()}); a lower bound on the cell widths under a prefix ({@link
+ * #narrowestCell}) for density-ranked beam search.
  *
  * <p>Immutable and thread-safe.
  */
@@ -382,6 +384,55 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
     @Override
     public int[] detachedSequence() {
         return zeroSequence();
+    }
+
+    /** @return {@code config().specialTokens()}: NaN, +Inf and -Inf are spelled {@code <nan> + 0..0 0..0}, ... */
+    @Override
+    public boolean hasSpecialTokens() {
+        return config.specialTokens();
+    }
+
+    /**
+     * A lower bound on the cell widths of the number completions of a prefix: {@code q (1 + 1/B) / 2} with {@code q
+     * = B^(e - M + 1)} the quantum of the smallest exponent e among the completions (the narrowest cell of a decade
+     * is its first one, of width {@code q/2 + q/(2B)}; every other cell of the decade has width q, and larger
+     * exponents have wider cells), less a relative 1e-12 for the rounding of the cell edges to doubles. The smallest
+     * exponent is {@code minExponent} for a prefix of fewer than two tokens, otherwise that of the smallest-magnitude
+     * completion (the exponent digits of a prefix that ends inside them completed downwards in magnitude); on the
+     * zero path ({@link #isZeroPrefix}) at most the zero cell's width {@code B^minExponent}. Exact cases: a full
+     * number sequence gives its own width, a prefix whose only completion is the zero spelling the zero cell's width;
+     * a special token gives {@code +Infinity} (no number completion).
+     *
+     * <p>Example (B=10, E=1, M=3, exponents -9..9): {@code + + 2} (values in [99.95, 999.5)) gives {@code 10^0 * 1.1 /
+     * 2 = 0.55}; {@code + -} (exponents -9..-1) gives {@code 10^-11 * 0.55}; {@code + +} (exponents 0..9, and zero)
+     * gives the zero cell's width {@code 10^-9}.
+     *
+     * @throws IllegalArgumentException if prefix is null or too short, length is outside [0, T], or the prefix does
+     *                                  not follow the masks
+     */
+    @Override
+    public double narrowestCell(int[] prefix, int length) {
+        checkPrefix(prefix, length);
+        int[] seq = Arrays.copyOf(prefix, sequenceLength());
+        for (int p = 0; p < length; p++) {
+            if (!isAllowed(p, seq, seq[p])) {
+                throw new IllegalArgumentException("prefix must follow the masks, got " + tokenString(seq[p])
+                        + " at position " + p + " in " + Arrays.toString(Arrays.copyOf(prefix, length)));
+            }
+        }
+        if (length >= 1 && config.specialTokens() && seq[0] >= nan) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (length == sequenceLength()) {
+            return interval(seq).width();
+        }
+        int m1 = 2 + expDigits;
+        if (length > m1 && seq[m1] == 0) {
+            return sig.zeroCell().width(); // only the zero spelling remains
+        }
+        int e = length < 2 ? sig.minExponent() : exponent(extreme(seq, length, seq[1] == minus, false));
+        double bound = sig.quantum(e) * (1 + 1.0 / base) / 2 * (1 - 1e-12);
+        return isZeroPrefix(seq, length) ? Math.min(bound, sig.zeroCell().width()) : bound;
     }
 
     private Interval rangeFrom(int[] seq, int length) {

@@ -3,7 +3,9 @@ package io.regheads.tokenizers;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +32,9 @@ class TokenizerCapabilitiesTest {
                 new UnnormalizedTokenizer(UnnormalizedConfig.tiny()),
                 new UnnormalizedTokenizer(UnnormalizedConfig.tiny().withSpecialTokens(true)),
                 new RepeatedTokenizer(NormalizedTokenizer.of(3, 2), 2),
-                new RepeatedTokenizer(new UnnormalizedTokenizer(UnnormalizedConfig.tiny()), 2));
+                new RepeatedTokenizer(new UnnormalizedTokenizer(UnnormalizedConfig.tiny()), 2),
+                new RepeatedTokenizer(new UnnormalizedTokenizer(UnnormalizedConfig.tiny().withSpecialTokens(true)), 2),
+                new RepeatedTokenizer(new RepeatedTokenizer(NormalizedTokenizer.of(2, 2), 2), 2));
     }
 
     /** Every valid sequence, in lexicographic token order. */
@@ -273,5 +277,165 @@ class TokenizerCapabilitiesTest {
         double[][] bad = new double[5][5];
         bad[2][1] = Double.NaN;
         assertThrows(IllegalArgumentException.class, () -> u.decodeSoft(bad));
+    }
+
+    // ------------------------------------------------------------------ special tokens, votes, narrowest cells
+
+    /** Whether a value is one of NaN, +Inf, -Inf and equal to another (NaN equals NaN). */
+    private static boolean same(double a, double b) {
+        return Double.compare(a, b) == 0 || a == b;
+    }
+
+    /**
+     * Brute force of {@link NumberTokenizer#hasSpecialTokens()}: some valid sequence decodes to NaN, one to +Inf and
+     * one to -Inf exactly when the tokenizer says so; then encode spells each of them as such a sequence, otherwise
+     * it refuses them.
+     */
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void specialTokensAreWhatTheSequencesDecodeTo(NumberTokenizer tok) {
+        boolean nan = false;
+        boolean pos = false;
+        boolean neg = false;
+        for (int[] s : valid(tok)) {
+            double v = tok.decode(s);
+            nan |= Double.isNaN(v);
+            pos |= v == Double.POSITIVE_INFINITY;
+            neg |= v == Double.NEGATIVE_INFINITY;
+        }
+        assertEquals(nan && pos && neg, tok.hasSpecialTokens(), tok.toString());
+        assertEquals(nan || pos || neg, tok.hasSpecialTokens(), "all three or none: " + tok);
+        for (double y : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            if (tok.hasSpecialTokens()) {
+                assertTrue(same(y, tok.decode(tok.encode(y))), tok + " spells " + y);
+            } else {
+                assertThrows(IllegalArgumentException.class, () -> tok.encode(y), tok + " refuses " + y);
+            }
+        }
+    }
+
+    /**
+     * Brute force of {@link NumberTokenizer#vote} and {@link NumberTokenizer#votedTokenizer()}: for every valid
+     * sequence the vote is a valid sequence of the voted tokenizer (which repeats nothing) with the same value and
+     * interval; without repetitions the vote is the sequence itself; distinct votes have disjoint intervals.
+     */
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void votesAreTheSpellingsTheSequencesStandFor(NumberTokenizer tok) {
+        NumberTokenizer voted = tok.votedTokenizer();
+        assertEquals(1, voted.repetitions(), tok.toString());
+        java.util.Map<String, Interval> cells = new java.util.TreeMap<>();
+        for (int[] s : valid(tok)) {
+            int[] v = tok.vote(s);
+            assertTrue(same(tok.decode(s), voted.decode(v)), tok + " " + Arrays.toString(s));
+            if (tok.repetitions() == 1) {
+                assertSame(tok, voted);
+                assertArrayEquals(s, v);
+                assertNotSame(s, v);
+            }
+            Interval c = cell(tok, s);
+            if (c != null) {
+                assertEquals(c, voted.interval(v), tok + " " + Arrays.toString(s));
+                Interval before = cells.put(Arrays.toString(v), c);
+                assertTrue(before == null || before.equals(c));
+            }
+        }
+        List<Interval> distinct = new ArrayList<>(cells.values());
+        distinct.sort(Comparator.comparingDouble(Interval::lo));
+        for (int i = 1; i < distinct.size(); i++) {
+            assertTrue(distinct.get(i).lo() >= distinct.get(i - 1).hi(), tok + ": " + distinct.get(i - 1) + " and "
+                    + distinct.get(i) + " overlap");
+        }
+        assertThrows(IllegalArgumentException.class, () -> tok.vote(new int[tok.sequenceLength() + 1]));
+    }
+
+    @Test
+    void votesOnTheKnownTokenizers() {
+        RepeatedTokenizer r = new RepeatedTokenizer(NormalizedTokenizer.of(10, 2), 3);
+        assertArrayEquals(new int[] {4, 7}, r.vote(new int[] {4, 7, 5, 7, 4, 1})); // the interface's example
+        assertSame(r.inner(), r.votedTokenizer());
+        RepeatedTokenizer nested = new RepeatedTokenizer(r, 2);
+        assertSame(r.inner(), nested.votedTokenizer()); // votes down to the plain inner tokenizer
+        assertArrayEquals(new int[] {4, 7}, nested.vote(new int[] {4, 7, 5, 7, 4, 1, 4, 7, 4, 7, 4, 7}));
+        assertEquals(0.475, nested.decode(new int[] {4, 7, 5, 7, 4, 1, 4, 7, 4, 7, 4, 7}), 1e-15);
+        NumberTokenizer charton = new io.regheads.tokenizers.text.ChartonTokenizer(
+                io.regheads.tokenizers.text.ChartonScheme.P10);
+        int[] t = charton.encode(-60.2); // the default: the sequence itself
+        assertArrayEquals(t, charton.vote(t));
+        assertSame(charton, charton.votedTokenizer());
+    }
+
+    @Test
+    void specialTokensOnTheKnownTokenizers() {
+        assertFalse(NormalizedTokenizer.of(10, 3).hasSpecialTokens());
+        assertFalse(new HammingTokenizer(4).hasSpecialTokens());
+        assertFalse(UnnormalizedTokenizer.of(10, 1, 3).hasSpecialTokens());
+        assertTrue(new UnnormalizedTokenizer(new UnnormalizedConfig(10, 1, 3, true)).hasSpecialTokens());
+        assertTrue(new RepeatedTokenizer(new UnnormalizedTokenizer(new UnnormalizedConfig(10, 1, 3, true)), 2)
+                .hasSpecialTokens());
+        assertFalse(new io.regheads.tokenizers.text.ChartonTokenizer(io.regheads.tokenizers.text.ChartonScheme.P10)
+                .hasSpecialTokens()); // the default
+    }
+
+    /** The number completions of a prefix (detached sequence included), brute force: their narrowest cell. */
+    private static double narrowestCompletion(NumberTokenizer tok, List<int[]> all, int[] prefix, int length) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int[] s : all) {
+            if (Arrays.equals(s, 0, length, prefix, 0, length)) {
+                Interval c = cell(tok, s);
+                if (c != null) {
+                    min = Math.min(min, c.width());
+                }
+            }
+        }
+        return min;
+    }
+
+    /**
+     * Brute force of {@link NumberTokenizer#narrowestCell}: after every prefix of every length it is a lower bound on
+     * the widths of the number completions' cells (+Infinity where there are none), and not loose: at least half the
+     * narrowest one, except for repetition codes, whose bound is the inner tokenizer's narrowest cell over all its
+     * sequences (later copies can outvote a prefix), at least half the narrowest cell of all.
+     */
+    @ParameterizedTest
+    @MethodSource("tokenizers")
+    void narrowestCellBoundsTheCompletionCells(NumberTokenizer tok) {
+        List<int[]> all = valid(tok);
+        double global = narrowestCompletion(tok, all, new int[0], 0);
+        int checked = 0;
+        for (int len = 0; len <= tok.sequenceLength(); len++) {
+            for (int[] p : prefixes(all, len)) {
+                double brute = narrowestCompletion(tok, all, p, len);
+                double bound = tok.narrowestCell(p, len);
+                String what = tok + " prefix " + Arrays.toString(p);
+                assertTrue(bound >= 0 && bound <= brute, what + ": bound " + bound + " above the narrowest cell " + brute);
+                if (tok.repetitions() > 1) { // any bound holds where no completion has a number (all copies NaN)
+                    assertTrue(bound >= 0.5 * global, what + ": bound " + bound + " vs global " + global);
+                } else if (brute == Double.POSITIVE_INFINITY) {
+                    assertEquals(Double.POSITIVE_INFINITY, bound, what);
+                } else {
+                    assertTrue(bound >= 0.5 * brute, what + ": bound " + bound + " vs narrowest " + brute);
+                }
+                checked++;
+            }
+        }
+        assertTrue(checked > tok.sequenceLength(), "prefixes checked: " + checked);
+        assertThrows(IllegalArgumentException.class, () -> tok.narrowestCell(new int[0], 1));
+    }
+
+    @Test
+    void narrowestCellWorkedExamples() {
+        UnnormalizedTokenizer u = UnnormalizedTokenizer.of(10, 1, 3); // ids 0..9 digits, 10 '+', 11 '-'
+        assertEquals(0.55, u.narrowestCell(new int[] {10, 10, 2}, 3), 1e-12); // values in [99.95, 999.5)
+        assertEquals(0.55e-11, u.narrowestCell(new int[] {10, 11}, 2), 1e-23); // exponents -9..-1
+        assertEquals(1e-9, u.narrowestCell(new int[] {10, 10}, 2), 1e-21); // the zero cell is a completion
+        assertEquals(u.interval(u.encode(123)).width(), u.narrowestCell(u.encode(123), 6), 0.0);
+        UnnormalizedTokenizer s = new UnnormalizedTokenizer(new UnnormalizedConfig(10, 1, 3, true));
+        assertEquals(Double.POSITIVE_INFINITY, s.narrowestCell(s.encode(Double.NaN), 1));
+        assertEquals(1e-3, NormalizedTokenizer.of(10, 3).narrowestCell(new int[] {7}, 1), 1e-15);
+        assertEquals(1.0 / 16, new HammingTokenizer(4).narrowestCell(new int[0], 0), 1e-15);
+        NumberTokenizer charton = new io.regheads.tokenizers.text.ChartonTokenizer(
+                io.regheads.tokenizers.text.ChartonScheme.P10);
+        assertEquals(0.0, charton.narrowestCell(charton.encode(3.14), 2)); // the default: no bound known
     }
 }

@@ -26,7 +26,10 @@ import picocli.CommandLine.Option;
  * {@code regheads compare}: trains each head on the chosen folds of one data set and prints test NLL (y01 units),
  * RMSE, Kendall tau, CRPS, 90% interval coverage and training time; writes an interval plot and a PIT histogram per
  * head and fold (see {@link Plots}). With no arguments: the embedded airfoil data, fold 0 of its shipped split, all
- * heads. Metrics are defined in {@link HeadRun}.
+ * heads. Metrics are defined in {@link HeadRun}; the point prediction is each head's own or {@code --point} (with
+ * {@code --temperature}, {@code --top-k}, {@code --top-p}, {@code --samples} for the sample-based ones, see {@link
+ * DecodingOptions}). Data with NaN or infinite targets trains the heads that can learn them (decoders with special
+ * tokens) and is refused before any training for the others.
  *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
@@ -73,11 +76,15 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     TrainingOptions training;
 
+    @Mixin
+    DecodingOptions decoding;
+
     @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
             + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds 3 IQR below the first "
             + "and above the third quartile, inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
             + "right-skewed targets; predictions are mapped back exactly). With ROBUST or LOG, NLL(y01) is in the "
-            + "head's units; RMSE, CRPS and cov90 stay in the units of y.")
+            + "head's units; RMSE, CRPS and cov90 stay in the units of y. The unnormalized decoder, trained on raw y, is "
+            + "trained on the transformed y itself. NaN/infinite targets need NONE.")
     TargetTransform targetTransform = TargetTransform.NONE;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
@@ -96,11 +103,13 @@ final class CompareCommand implements Callable<Integer> {
         HeadCatalog catalog = HeadCatalog.standard();
         List<HeadCatalog.Preset> presets = catalog.select(training.heads);
         HeadRun.checkLoss(training.loss);
+        decoding.check();
         if (data == null && (target != null || split != null || delimiter != null)) {
             throw new IllegalArgumentException("--target, --split and --delimiter need --data");
         }
         InputData input = data == null ? InputData.embedded()
                 : InputData.csv(data, target, split, training.seed, InputData.parseDelimiter(delimiter));
+        int nonFinite = checkNonFinite(input, presets, targetTransform);
         int[] foldList = InputData.parseFolds(folds, input.folds().count());
         TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
         Path dir = out != null ? out
@@ -123,9 +132,13 @@ final class CompareCommand implements Callable<Integer> {
                         + " (y01 clipped into [0, 1-1e-7]); "
                         + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
                         + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
-                        + "prediction: the predictive mean, the median (tree walk) for unnormalized-decoder"
+                        + "prediction: " + (decoding.chosen() == null ? "each head's own (the predictive mean; "
+                        + "unnormalized-decoder: auto, the certified mean, else the tree-walk median"
                         + (targetTransform == TargetTransform.LOG ? "; with the LOG target transform the median for "
-                                + "every head" : ""));
+                                + "every head" : "") + ")"
+                        : "--point " + decoding.chosen().label())
+                        + (nonFinite > 0 ? "; " + nonFinite + " NaN/infinite targets: learned with special tokens, "
+                        + "left out of these metrics and scored as mean -log P(NaN/Inf) (NLL special)" : ""));
         if (!json) {
             header.forEach(o::println);
             o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
@@ -145,7 +158,7 @@ final class CompareCommand implements Callable<Integer> {
                 }
                 HeadRun.Result r;
                 try {
-                    r = HeadRun.run(p, training.loss, trainer, targetTransform, input, k, progress);
+                    r = HeadRun.run(p, training.loss, trainer, targetTransform, input, k, progress, decoding);
                 } catch (HeadRun.FailedRun f) {
                     failures.add(f);
                     rows.add(failedJson(f));
@@ -158,8 +171,14 @@ final class CompareCommand implements Callable<Integer> {
                 }
                 results.add(r);
                 rows.add(resultJson(r));
-                if (!r.lossNote().isEmpty() && !notes.contains(r.lossNote())) {
-                    notes.add(r.lossNote());
+                for (String n : List.of(r.lossNote(), r.pointNote())) {
+                    if (!n.isEmpty() && !notes.contains(n)) {
+                        notes.add(n);
+                    }
+                }
+                if (r.nonFinite() > 0) {
+                    notes.add(String.format(Locale.ROOT, "%s fold %d: %d test targets NaN/infinite, NLL special "
+                            + "(mean -log P) %.4f", r.head(), k, r.nonFinite(), r.nllNonFinite()));
                 }
                 String stem = p.name() + "-fold" + k;
                 String title = String.format(Locale.ROOT, "%s, %s fold %d: NLL(y01) %.3f, cov90 %.2f", p.name(),
@@ -201,6 +220,43 @@ final class CompareCommand implements Callable<Integer> {
         }
         o.flush();
         return failures.isEmpty() ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
+    }
+
+    /**
+     * The number of NaN or infinite targets in the data; with any, every selected head must be able to learn them
+     * (the check happens before any training).
+     *
+     * @throws IllegalArgumentException naming the heads that cannot
+     */
+    private static int checkNonFinite(InputData input, List<HeadCatalog.Preset> presets, TargetTransform target) {
+        int n = 0;
+        int first = -1;
+        double[] y = input.data().y();
+        for (int i = 0; i < y.length; i++) {
+            if (!Double.isFinite(y[i])) {
+                n++;
+                first = first < 0 ? i : first;
+            }
+        }
+        if (n > 0 && target != TargetTransform.NONE) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "--target-transform must be NONE for %s, "
+                    + "which has %d NaN or infinite targets (first at data row %d, %s), got %s", input.label(), n,
+                    first, y[first], target));
+        }
+        if (n > 0) {
+            List<String> cannot = new ArrayList<>();
+            for (HeadCatalog.Preset p : presets) {
+                if (!p.spec().get().learningNonFinite().representsNonFinite()) {
+                    cannot.add(p.name());
+                }
+            }
+            if (!cannot.isEmpty()) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "%s has %d NaN or infinite targets "
+                        + "(first at data row %d, %s); %s cannot learn them: only a decoder with special tokens can "
+                        + "(--heads unnormalized-decoder)", input.label(), n, first, y[first], String.join(", ", cannot)));
+            }
+        }
+        return n;
     }
 
     /** Mean +- std per head over the folds that trained (heads without any are listed as failed). */
@@ -249,8 +305,11 @@ final class CompareCommand implements Callable<Integer> {
         e.put("rmse", r.rmse());
         e.put("kendallTau", r.kendallTau());
         e.put("pointEstimate", r.pointName());
+        e.put("nonFiniteTestRows", r.nonFinite());
+        e.put("nllNonFinite", r.nllNonFinite());
         e.put("crps", r.crps());
         e.put("coverage90", r.coverage90());
+        e.put("width90", r.width90());
         e.put("trainSeconds", r.trainSeconds());
         e.put("epochs", r.epochs());
         e.put("stopReason", r.stopReason());

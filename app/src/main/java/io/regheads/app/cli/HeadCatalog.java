@@ -89,8 +89,8 @@ public final class HeadCatalog {
                 () -> new MixtureSpec(10)));
         c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
                 "Normalized decoder", () -> DecoderSpec.small(10, 3)));
-        c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder, base 10, E 1, M 3, 1 block "
-                + "(d 32, 1 head); point = median", "Unnormalized decoder",
+        c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder on raw y, base 10, E 1, M 3, "
+                + "1 block (d 32, 1 head); point = auto (certified mean, else median)", "Unnormalized decoder",
                 () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
         c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
                 + "held-out RMSE", null, () -> new XValSpec(256, false)));

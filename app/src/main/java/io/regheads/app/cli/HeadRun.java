@@ -5,6 +5,7 @@ import io.regheads.core.data.Folds;
 import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Calibration;
@@ -30,12 +31,14 @@ import org.nd4j.linalg.factory.Nd4j;
  *       y01 clipped into [0, 1 - 1e-7] first (as the PyTorch peer does) so that test targets outside the training
  *       range do not give an infinite NLL for the bounded histogram head; {@code clipped} counts those rows;</li>
  *   <li>{@code rmse}: root mean squared error of the head's point prediction ({@link RegressionModel#predictPoint}: the predictive
- *       mean, or the tree-walk median for the unnormalized decoder), original units;</li>
+ *       mean; for the unnormalized decoder AUTO, the certified mean, else the tree-walk median; or {@code --point}),
+ *       original units;</li>
  *   <li>{@code kendallTau}: Kendall's tau-b between the point prediction and y (NaN if either is constant);</li>
  *   <li>{@code crps}: mean CRPS in original units from a grid of {@link #CRPS_LEVELS} quantiles per row
  *       ({@link #crpsQuantileGrid}; deterministic, and robust to the rare huge values an unnormalized decoder can
  *       draw, which made a 200-sample estimate useless for it: one draw of 1e9 adds 1e9 / 200^2);</li>
- *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles).</li>
+ *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles);</li>
+ *   <li>{@code width90}: mean width of that interval (95% minus 5% quantile), original units.</li>
  * </ul>
  *
  * <p>Stateless; each call builds and trains a fresh model (not thread-safe: ND4J models are trained on the
@@ -71,17 +74,32 @@ public final class HeadRun {
      * @param epochs       epochs run
      * @param stopReason   why training stopped
      * @param y            test targets, original units
-     * @param pointName    "mean" or "median": which point prediction {@code point} holds
+     * @param pointName    which point prediction {@code point} holds ({@code PointEstimate.label()}: "mean",
+     *                     "auto", "sample-mean", ...)
      * @param point        point predictions ({@link RegressionModel#predictPoint})
      * @param lower        5% quantiles
      * @param upper        95% quantiles
      * @param pit          PIT values F(y)
      * @param model        the trained model (for further predictions, e.g. on a grid)
+     * @param pointNote    why the point decoding differs from the one asked for, or empty
+     * @param nonFinite    test rows whose target is NaN or +-Infinity (left out of every metric above, which
+     *                     describe the finite rows; {@code y}, {@code point} and the other arrays hold those rows)
+     * @param nllNonFinite mean of {@code -log P(y)} over those rows (P(NaN), P(+Inf), P(-Inf) of a head with special
+     *                     tokens), NaN if there are none
      */
     public record Result(String head, String loss, String lossNote, int fold, int trainRows, int testRows, double nll01,
             int clipped, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
             String stopReason, double[] y, String pointName, double[] point, double[] lower, double[] upper, double[] pit,
-            RegressionModel model) {
+            RegressionModel model, String pointNote, int nonFinite, double nllNonFinite) {
+
+        /** Mean width of the central 90% interval, {@code mean(upper - lower)}, original units. */
+        public double width90() {
+            double s = 0;
+            for (int i = 0; i < lower.length; i++) {
+                s += upper[i] - lower[i];
+            }
+            return s / lower.length;
+        }
 
         /** PIT histogram over {@link #PIT_BINS} equal bins. */
         public int[] pitHistogram() {
@@ -183,10 +201,9 @@ public final class HeadRun {
         RegressionModel m = RegressionModel.create(probe, features);
         double[][] x = new double[2][features];
         x[1][0] = 1;
-        double c = spec.centre();
+        double[] y = {spec.targetScaling().fromUnit(0.25, 0, 1), spec.targetScaling().fromUnit(0.75, 0, 1)};
         try {
-            m.asTrainable().evaluate(Nd4j.createFromArray(x).castTo(DataType.FLOAT), new double[] {0.25 - c, 0.75 - c},
-                    Arena.create());
+            m.asTrainable().evaluate(Nd4j.createFromArray(x).castTo(DataType.FLOAT), y, Arena.create());
             return new LossChoice(requested, "");
         } catch (IllegalArgumentException e) {
             return new LossChoice(fallback, requested + " does not apply to " + spec.name() + "; used " + fallback);
@@ -210,7 +227,8 @@ public final class HeadRun {
     }
 
     /**
-     * Trains {@code preset} on split {@code fold} of {@code input} and evaluates it.
+     * Trains {@code preset} on split {@code fold} of {@code input} and evaluates it, each head reporting its own
+     * point estimate.
      *
      * @param requestedLoss loss expression or {@code null} for the head's default (see {@link #chooseLoss})
      * @param trainer       trainer settings (seed, epochs, learning rate, early stopping)
@@ -220,7 +238,21 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
-        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress);
+        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, null);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with the point
+     * decoding of {@code decoding} ({@code null}: each head's own estimate). Targets that are NaN or +-Infinity train
+     * a head that can learn them with its special tokens ({@code HeadSpec.learningNonFinite()}); the metrics describe
+     * the finite test rows, and {@code nllNonFinite} the others.
+     *
+     * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
+     *                                  targets hold NaN or +-Infinity and the head cannot learn them
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
+            int fold, ProgressListener progress, DecodingOptions decoding) {
+        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, decoding);
     }
 
     /**
@@ -231,6 +263,22 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
             TargetTransform target, InputData input, int fold, ProgressListener progress) {
+        return run(preset, requestedLoss, trainer, target, input, fold, progress, null);
+    }
+
+    /**
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, TargetTransform, InputData, int, ProgressListener)}
+     * with the point decoding of {@code decoding} ({@code null}: the model's own estimate, {@link
+     * RegressionModel#pointEstimate()}). Targets that are NaN or +-Infinity train a head that can learn them with its
+     * special tokens under the NONE transform; the metrics describe the finite test rows, and {@code nllNonFinite}
+     * the others.
+     *
+     * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
+     *                                  targets hold NaN or +-Infinity and the head cannot learn them (or the
+     *                                  transform is not NONE)
+     */
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
+            TargetTransform target, InputData input, int fold, ProgressListener progress, DecodingOptions decoding) {
         Checks.notNull("target", target);
         Checks.notNull("preset", preset);
         Checks.notNull("trainer", trainer);
@@ -238,18 +286,27 @@ public final class HeadRun {
         Folds.Split split = input.folds().split(input.data(), fold);
         Dataset train = split.train();
         Dataset test = split.test();
-        Checks.require(test.rows() >= 2, "fold %d of %s has %d test rows; at least 2 are needed", fold, input.label(),
-                test.rows());
+        int[] finiteTest = finiteRows(test.y());
+        Checks.require(finiteTest.length >= 2, "fold %d of %s has %d test rows with a finite target; at least 2 are "
+                + "needed", fold, input.label(), finiteTest.length);
         Checks.require(train.rows() >= 5, "fold %d of %s leaves %d training rows; at least 5 are needed", fold,
                 input.label(), train.rows());
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (double v : train.y()) {
-            lo = Math.min(lo, v);
-            hi = Math.max(hi, v);
+            if (Double.isFinite(v)) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
         }
         Checks.require(hi > lo, "fold %d of %s: the training target is constant (%s)", fold, input.label(), lo);
         HeadSpec spec = preset.spec().get();
+        if (finiteRows(input.data().y()).length < input.data().rows()) {
+            spec = spec.learningNonFinite();
+            Checks.require(spec.representsNonFinite(), "%s cannot learn NaN or infinite targets (%s has %d); only a "
+                    + "decoder with special tokens can (the unnormalized decoder)", preset.name(), input.label(),
+                    input.data().rows() - finiteRows(input.data().y()).length);
+        }
         LossChoice loss = chooseLoss(spec, requestedLoss, train.features());
         ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer)
                 .withTargetTransform(target);
@@ -259,9 +316,17 @@ public final class HeadRun {
             throw new FailedRun(preset.name(), loss.loss(), fold, input.label(), tr);
         }
 
-        double[][] x = test.x();
-        double[] y = test.y();
-        OutOfRangeReport far = model.outOfRange(x, OUT_OF_RANGE_SDS);
+        double[][] allX = test.x();
+        double[] allY = test.y();
+        int[] special = nonFiniteRows(allY);
+        double nllSpecial = Double.NaN;
+        if (special.length > 0) {
+            double[] ll = model.logLikelihood(rows(allX, special), values(allY, special));
+            nllSpecial = Metrics.meanNll(ll);
+        }
+        double[][] x = rows(allX, finiteTest);
+        double[] y = values(allY, finiteTest);
+        OutOfRangeReport far = model.outOfRange(allX, OUT_OF_RANGE_SDS);
         if (!far.isEmpty()) {
             progress.onWarning("fold " + fold + " of " + input.label() + ": "
                     + far.message(input.data().featureNames().toArray(new String[0]), 3));
@@ -283,7 +348,11 @@ public final class HeadRun {
         }
         double nll01 = Metrics.meanNll(model.predictUnit(x).logDensity(y01));
         PredictiveDistribution d = model.predict(x);
-        double[] point = model.predictPoint(x);
+        boolean tokens = model.head().generatesTokens();
+        Decoding dec = decoding == null ? Decoding.of(model.pointEstimate())
+                : decoding.decoding(model.pointEstimate(), trainer.seed(), tokens);
+        String pointNote = decoding == null ? "" : decoding.note(preset.name(), tokens);
+        double[] point = model.predictPoint(x, dec);
         double rmse = Math.sqrt(Metrics.mse(point, y));
         // tau is undefined (NaN, null in JSON) when the point predictions or the test targets are all equal
         double tau = isConstant(point) || isConstant(y) ? Double.NaN : Metrics.kendallTau(point, y);
@@ -294,7 +363,30 @@ public final class HeadRun {
         double[] pit = Calibration.pit(d, y);
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
-                model.pointEstimate().label(), point,
-                lower, upper, pit, model);
+                dec.point().label(), point, lower, upper, pit, model, pointNote, special.length, nllSpecial);
+    }
+
+    private static int[] finiteRows(double[] y) {
+        return java.util.stream.IntStream.range(0, y.length).filter(i -> Double.isFinite(y[i])).toArray();
+    }
+
+    private static int[] nonFiniteRows(double[] y) {
+        return java.util.stream.IntStream.range(0, y.length).filter(i -> !Double.isFinite(y[i])).toArray();
+    }
+
+    private static double[][] rows(double[][] x, int[] idx) {
+        double[][] out = new double[idx.length][];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = x[idx[i]];
+        }
+        return out;
+    }
+
+    private static double[] values(double[] y, int[] idx) {
+        double[] out = new double[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = y[idx[i]];
+        }
+        return out;
     }
 }

@@ -96,10 +96,12 @@ public record InputData(String label, Dataset data, Folds folds, String splitSou
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (double v : y) {
-            lo = Math.min(lo, v);
-            hi = Math.max(hi, v);
+            if (Double.isFinite(v)) { // NaN and +-Infinity targets are for heads with special tokens
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
         }
-        Checks.require(hi > lo, "%s: target '%s' is constant (every row is %s); there is nothing to regress", label,
+        Checks.require(hi > lo, "%s: target '%s' is constant (every finite row is %s); there is nothing to regress", label,
                 d.targetName(), lo);
         return d;
     }

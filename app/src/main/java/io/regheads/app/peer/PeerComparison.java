@@ -164,10 +164,7 @@ public final class PeerComparison {
     /** Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. */
     public static double microStep(RegressionModel m, HeadSpec head, Dataset train) {
         MinMaxScaler ys = MinMaxScaler.fit(train);
-        double[] yHead = ys.transform(train.y());
-        for (int i = 0; i < yHead.length; i++) {
-            yHead[i] -= head.centre();
-        }
+        double[] yHead = head.targetScaling().toHead(train.y(), ys.min(), ys.max());
         Dataset scaled = train.withY(yHead); // the peer feeds x raw
         int b = 128;
         int[] order = new int[b];

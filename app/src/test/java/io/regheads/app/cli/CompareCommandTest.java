@@ -114,7 +114,8 @@ class CompareCommandTest {
         // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 6 heads x 2 folds
         assertEquals(12, count(json, "\"testRows\":6"));
         assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
-        assertEquals(2, count(json, "\"pointEstimate\":\"median\""), "the unnormalized decoder reports its median");
+        assertEquals(2, count(json, "\"pointEstimate\":\"auto\""),
+                "the unnormalized decoder reports its certified mean, else its median");
         assertEquals(10, count(json, "\"pointEstimate\":\"mean\""));
         assertTrue(json.contains("\"notes\":[]"), json);
         assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
@@ -191,6 +192,12 @@ class CompareCommandTest {
             assertTrue(Files.readString(tmp.resolve(t).resolve("results.json")).contains("\"targetTransform\":\"" + t
                     + "\""));
         }
+        // the unnormalized decoder, on raw y, is trained on log1p(y - min) itself under LOG: the extreme target too
+        CliTestSupport.Run raw = CliTestSupport.run("compare", "--data", data.toString(), "--split", split.toString(),
+                "--heads", "unnormalized-decoder", "--epochs", "1", "--quiet", "--folds", "3", "--target-transform",
+                "LOG", "--json", "--out", tmp.resolve("raw").toString());
+        assertEquals(0, raw.exit(), raw.err());
+        assertTrue(raw.out().contains("\"head\":\"unnormalized-decoder\""), raw.out());
         assertOneLineError(CliTestSupport.run("compare", "--target-transform", "SQRT"), "--target-transform");
     }
 
@@ -198,6 +205,70 @@ class CompareCommandTest {
     void targetWithoutDataIsRejected() {
         assertOneLineError(CliTestSupport.run("compare", "--target", "y"),
                 "--target, --split and --delimiter need --data");
+    }
+
+    /**
+     * A CSV whose target holds nan, inf and -inf: compare trains the unnormalized decoder with its special tokens,
+     * scores the finite test rows as usual and reports the special rows' NLL (mean -log P of the observed special
+     * value); a head that cannot learn them is refused before any training.
+     */
+    @Test
+    void nanAndInfTargetsTrainTheSpecialTokenDecoderAndAreRefusedForOtherHeads() throws IOException {
+        Path csv = specialCsv(tmp, 60);
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--heads",
+                "unnormalized-decoder", "--epochs", "2", "--quiet", "--json", "--out", tmp.resolve("s").toString(),
+                "--folds", "0,1,2");
+        assertEquals(0, r.exit(), r.err());
+        Matcher rows = Pattern.compile("\"nonFiniteTestRows\":(\\d+),\"nllNonFinite\":([^,]+),").matcher(r.out());
+        int special = 0;
+        while (rows.find()) {
+            int n = Integer.parseInt(rows.group(1));
+            special += n;
+            if (n > 0) {
+                double nll = Double.parseDouble(rows.group(2));
+                assertTrue(Double.isFinite(nll) && nll > 0, "NLL of the special rows: " + rows.group(2));
+            }
+        }
+        assertTrue(special > 0, "some test fold holds special targets: " + r.out());
+        assertTrue(r.out().contains("NaN/infinite targets: learned with special tokens"), r.out());
+
+        CliTestSupport.Run refused = CliTestSupport.run("compare", "--data", csv.toString(), "--heads",
+                "unnormalized-decoder,mdn", "--epochs", "1", "--quiet", "--out", tmp.resolve("t").toString());
+        assertOneLineError(refused, "has 12 NaN or infinite targets (first at data row 4, NaN); mdn cannot learn them");
+        CliTestSupport.Run logged = CliTestSupport.run("compare", "--data", csv.toString(), "--heads",
+                "unnormalized-decoder", "--target-transform", "LOG", "--epochs", "1", "--quiet", "--out",
+                tmp.resolve("u").toString());
+        assertOneLineError(logged, "which has 12 NaN or infinite targets (first at data row 4, NaN), got LOG");
+        assertTrue(logged.err().startsWith("regheads: --target-transform must be NONE for "), logged.err());
+    }
+
+    /** 60 rows of linearCsv's shape; rows 4, 9, ... hold nan, inf or -inf in turn (12 of them). */
+    static Path specialCsv(Path dir, int rows) throws IOException {
+        StringBuilder sb = new StringBuilder("x1,x2,y\n");
+        String[] special = {"nan", "inf", "-inf"};
+        for (int i = 0; i < rows; i++) {
+            double x1 = (double) i / rows;
+            double x2 = ((7 * i) % 11) / 11.0;
+            String y = i % 5 == 4 ? special[(i / 5) % 3]
+                    : String.format(java.util.Locale.ROOT, "%.6f", 3 * x1 - x2 + 0.1 * Math.sin(i));
+            sb.append(String.format(java.util.Locale.ROOT, "%.6f,%.6f,%s%n", x1, x2, y));
+        }
+        Path p = dir.resolve("special.csv");
+        Files.writeString(p, sb.toString());
+        return p;
+    }
+
+    /** Sampling options need a sample-based --point; an unknown --point lists the known ones. */
+    @Test
+    void decodingOptionsAreCheckedBeforeTraining() {
+        assertOneLineError(CliTestSupport.run("compare", "--temperature", "0.5", "--quiet"),
+                "--temperature, --top-k, --top-p and --samples act on --point sample-mean or sample-median, got "
+                        + "--point (each head's own)");
+        assertOneLineError(CliTestSupport.run("compare", "--point", "typical", "--quiet"),
+                "--point: point estimate must be one of [mean, median, mode, greedy, sample-mean, sample-median, "
+                        + "auto], got 'typical'");
+        assertOneLineError(CliTestSupport.run("compare", "--point", "sample-mean", "--top-p", "1.5", "--quiet"),
+                "topP must be in (0, 1], got 1.5");
     }
 
     private static int count(String s, String part) {

@@ -30,9 +30,12 @@ import org.apache.commons.csv.CSVRecord;
  *       cells as the header;</li>
  *   <li>every data cell is a finite number in plain decimal or scientific notation: an optional sign, digits with
  *       an optional decimal point, an optional exponent ({@code 12}, {@code -0.5}, {@code .5}, {@code 1.2e-3},
- *       {@code +3E5}). Everything else is refused, in features and target alike: empty cells, {@code NaN}, {@code
- *       inf} and {@code Infinity} (missing or infinite values), Java-only forms such as {@code 1.5d}, {@code 2f} and
- *       {@code 0x1p3}, decimal commas ({@code 1,5}), and numbers too large for a double ({@code 1e999}).</li>
+ *       {@code +3E5}). Everything else is refused: empty cells, {@code NaN}, {@code inf} and {@code Infinity}
+ *       in a feature (missing or infinite values), Java-only forms such as {@code 1.5d}, {@code 2f} and {@code
+ *       0x1p3}, decimal commas ({@code 1,5}), and numbers too large for a double ({@code 1e999});</li>
+ *   <li>a target cell may also be {@code nan}, {@code inf}, {@code +inf}, {@code -inf}, {@code infinity}, {@code
+ *       +infinity} or {@code -infinity} (any case): NaN and +-Infinity targets, outcomes that only a head with
+ *       special tokens learns (a model refuses them for other heads, naming the row).</li>
  * </ul>
  * The target is the last column ({@link #load(Path)}) or a named column ({@link #load(Path, String)}); every other
  * column is a feature, in file order.
@@ -99,6 +102,7 @@ public final class CsvLoader {
         CSVFormat format = CSVFormat.RFC4180.builder().setDelimiter(sep).setIgnoreEmptyLines(true)
                 .setIgnoreSurroundingSpaces(true).setTrim(true).build();
         List<String> header = null;
+        int target = -1;
         List<double[]> rows = new ArrayList<>();
         try (CSVParser parser = CSVParser.parse(text, format)) {
             for (CSVRecord r : parser) {
@@ -115,6 +119,7 @@ public final class CsvLoader {
                         Checks.require(!header.get(j).isEmpty(), "csv header must name every column, got an empty "
                                 + "name for column %d in %s", j + 1, csv);
                     }
+                    target = targetIndex(header, targetColumn, csv);
                     continue;
                 }
                 Checks.require(r.size() == header.size(),
@@ -122,7 +127,8 @@ public final class CsvLoader {
                         lineNo, rows.size(), r.size(), header.size(), csv);
                 double[] row = new double[r.size()];
                 for (int j = 0; j < row.length; j++) {
-                    row[j] = parse(r.get(j), lineNo, rows.size(), j, header.get(j), csv);
+                    row[j] = j == target ? parseTarget(r.get(j), lineNo, rows.size(), j, header.get(j), csv)
+                            : parse(r.get(j), lineNo, rows.size(), j, header.get(j), csv);
                 }
                 rows.add(row);
             }
@@ -134,7 +140,6 @@ public final class CsvLoader {
         }
         Checks.require(header != null, "csv must have a header line, got an empty file %s", csv);
         Checks.require(!rows.isEmpty(), "csv must have at least one data row after the header, got none in %s", csv);
-        int target = targetIndex(header, targetColumn, csv);
         int n = rows.size();
         int d = header.size() - 1;
         double[][] x = new double[n][d];
@@ -262,6 +267,20 @@ public final class CsvLoader {
         }
         Checks.require(found >= 0, "targetColumn must be one of %s, got '%s'", header, targetColumn);
         return found;
+    }
+
+    /** A target cell: a number as {@link #parse} reads it, or NaN, +-Infinity spelled as the class description says. */
+    private static double parseTarget(String cell, int lineNo, int dataRow, int column, String name, Path csv) {
+        switch (cell.toLowerCase(Locale.ROOT)) {
+            case "nan":
+                return Double.NaN;
+            case "inf", "+inf", "infinity", "+infinity":
+                return Double.POSITIVE_INFINITY;
+            case "-inf", "-infinity":
+                return Double.NEGATIVE_INFINITY;
+            default:
+                return parse(cell, lineNo, dataRow, column, name, csv);
+        }
     }
 
     private static double parse(String cell, int lineNo, int dataRow, int column, String name, Path csv) {

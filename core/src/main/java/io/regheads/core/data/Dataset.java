@@ -14,7 +14,9 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * A regression data set: features x {@code [N, D]}, targets y {@code [N]}, and column names.
  *
- * <p>Values are stored once, row-major in double precision, and are finite. The class is immutable: every
+ * <p>Values are stored once, row-major in double precision. Features are finite; targets may also be NaN or
+ * +-Infinity (outcomes that a head with special tokens learns; a model with any other head refuses them when it
+ * fits, naming the row). The class is immutable: every
  * accessor that returns an array returns a copy, and {@link #subset}, {@link #withX}, {@link #withY} return new
  * data sets. Batches for training are copied straight into a caller-owned, preallocated {@link INDArray} with
  * {@link #copyRows} (no allocation on the CPU backend).
@@ -45,10 +47,11 @@ public final class Dataset {
      * A data set from row arrays (copied).
      *
      * @param x            {@code [N][D]}, N >= 1, D >= 1, rectangular, finite
-     * @param y            {@code [N]}, finite
+     * @param y            {@code [N]}, finite, NaN or +-Infinity
      * @param featureNames D distinct non-null names
      * @param targetName   non-null
-     * @throws IllegalArgumentException on empty, ragged or non-finite input, a length mismatch, or bad names
+     * @throws IllegalArgumentException on empty or ragged input, a non-finite feature, a length mismatch, or bad
+     *                                  names
      */
     public static Dataset of(double[][] x, double[] y, List<String> featureNames, String targetName) {
         Checks.notNull("x", x);
@@ -70,7 +73,6 @@ public final class Dataset {
             }
             System.arraycopy(x[i], 0, flat, i * d, d);
         }
-        Checks.allFinite("y", y);
         return new Dataset(flat, y.clone(), d, checkNames(featureNames, d), Checks.notNull("targetName", targetName));
     }
 
@@ -207,11 +209,10 @@ public final class Dataset {
         return of(newX, y, names, targetName);
     }
 
-    /** The same features with new targets {@code [N]} (finite). */
+    /** The same features with new targets {@code [N]} (finite, NaN or +-Infinity). */
     public Dataset withY(double[] newY) {
         Checks.notNull("y", newY);
         Checks.require(newY.length == rows, "y must have length %d, got %d", rows, newY.length);
-        Checks.allFinite("y", newY);
         return new Dataset(x, newY.clone(), features, featureNames, targetName);
     }
 

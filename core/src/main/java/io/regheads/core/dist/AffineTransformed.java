@@ -12,8 +12,12 @@ import org.apache.commons.rng.UniformRandomProvider;
  *
  * <p>Example: a head trained on {@code y01 = (y - ymin) / (ymax - ymin)} predicts in original units through
  * {@code new AffineTransformed(dist01, ymax - ymin, ymin)}.
+ *
+ * <p><b>Special values.</b> An affine map with {@code scale > 0} sends NaN to NaN and +-Infinity to themselves, so
+ * P(NaN), P(+Inf) and P(-Inf) are the base's when the base reports them ({@link SpecialValues}), and 0 otherwise;
+ * the other methods describe the finite part, as the base's do.
  */
-public final class AffineTransformed implements PredictiveDistribution {
+public final class AffineTransformed implements SpecialValues {
     private final PredictiveDistribution base;
     private final double scale;
     private final double shift;
@@ -109,6 +113,24 @@ public final class AffineTransformed implements PredictiveDistribution {
             }
         }
         return s;
+    }
+
+    /** The base's P(NaN) when it reports special values, else zeros. */
+    @Override
+    public double[] probabilityNaN() {
+        return base instanceof SpecialValues sv ? sv.probabilityNaN() : new double[base.batchSize()];
+    }
+
+    /** The base's P(+Infinity) when it reports special values, else zeros. */
+    @Override
+    public double[] probabilityPositiveInfinity() {
+        return base instanceof SpecialValues sv ? sv.probabilityPositiveInfinity() : new double[base.batchSize()];
+    }
+
+    /** The base's P(-Infinity) when it reports special values, else zeros. */
+    @Override
+    public double[] probabilityNegativeInfinity() {
+        return base instanceof SpecialValues sv ? sv.probabilityNegativeInfinity() : new double[base.batchSize()];
     }
 
     @Override

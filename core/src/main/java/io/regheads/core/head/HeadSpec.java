@@ -21,13 +21,15 @@ import org.nd4j.linalg.api.buffer.DataType;
  * key by name ({@link #settingsOf(Properties, String, int)} does the common checks). A registry maps {@link #name()}
  * to that reader, so that a saved model names its head and nothing else has to know the head's type.
  *
- * <p><b>Units.</b> Each head fixes the units it is trained in ({@link #centre()}): histogram and decoder heads see
- * {@code y01 = (y - min) / (max - min)} in [0, 1] (train min and max); pointwise, mixture and xVal heads see {@code
- * y01 - 0.5}.
+ * <p><b>Units.</b> Each head names the units it is trained in ({@link #targetScaling()}): histogram and normalized
+ * decoder heads see {@code y01 = (y - min) / (max - min)} in [0, 1] (train min and max), pointwise, mixture and xVal
+ * heads {@code y01 - 0.5}, the unnormalized decoder y itself. A spec may adapt itself to the training targets
+ * before its head is built ({@link #fittedTo}, e.g. the unnormalized decoder's exponent range); the adapted spec is
+ * what a model saves.
  *
  * <p><b>Reports.</b> Each spec names its point prediction ({@link #pointEstimate()}): the mean, except where a head
- * says otherwise (the unnormalized decoder's median). Any after-fit step is the head's own ({@link
- * RegressionHead#afterFit}), and so is the state it saves ({@link RegressionHead#state()}).
+ * says otherwise (the unnormalized decoder's AUTO: the certified mean, else the median). Any after-fit step is the
+ * head's own ({@link RegressionHead#afterFit}), and so is the state it saves ({@link RegressionHead#state()}).
  *
  * <p>Implementations are immutable records whose {@code equals} compares the settings.
  */
@@ -73,8 +75,41 @@ public interface HeadSpec {
      */
     RegressionHead<?> build(int inputWidth, long seed, DataType type);
 
-    /** The offset subtracted from y01 before the head sees it: 0 or 0.5. */
-    double centre();
+    /** How the model maps y to the units this head is trained in (see {@link TargetScaling}). */
+    TargetScaling targetScaling();
+
+    /**
+     * This spec adapted to the training targets, before the head is built: what the targets show about the head's
+     * settings (e.g. the unnormalized decoder fits its tokenizer's exponent range to them). A model calls it once per
+     * fit, builds the head from the result and saves that spec.
+     *
+     * <p>Default: this spec (nothing to adapt).
+     *
+     * @param y {@code [N]} the training targets in this head's units ({@link #targetScaling()}); NaN and +-Infinity
+     *          only where the head can represent them ({@link #representsNonFinite()})
+     * @return a spec of the same head, equal to this one if nothing changes
+     * @throws IllegalArgumentException if y is null or holds no finite value (implementations that use it)
+     */
+    default HeadSpec fittedTo(double[] y) {
+        return this;
+    }
+
+    /**
+     * Whether the head learns NaN, +Infinity and -Infinity as outcomes (a decoder whose tokenizer has special
+     * tokens), so that training targets may hold them; default false (a model then refuses non-finite targets).
+     */
+    default boolean representsNonFinite() {
+        return false;
+    }
+
+    /**
+     * A spec of the same head that learns NaN, +Infinity and -Infinity as outcomes, where the head can (a decoder
+     * whose tokenizer can spell them gets its special tokens; then {@link #representsNonFinite()} is true); this spec
+     * itself where it cannot. Default: this spec.
+     */
+    default HeadSpec learningNonFinite() {
+        return this;
+    }
 
     /** The loss this head trains with unless told otherwise (a loss expression such as {@code "ce"}). */
     String defaultLoss();

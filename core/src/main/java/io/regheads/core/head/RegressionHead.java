@@ -85,8 +85,10 @@ public interface RegressionHead<C> {
      * Point predictions for B rows of features, in the head's y units.
      *
      * <p>Default: {@code distribution(phi)}'s {@code mean()}, {@code median()} or {@code mode()} ({@link
-     * PointEstimate#MODE} and {@link PointEstimate#GREEDY}); heads with a cheaper or a different route override it
-     * (a decoder's GREEDY is its width-1 beam search).
+     * PointEstimate#MODE} and {@link PointEstimate#GREEDY}), for AUTO the mean where it is finite and the median
+     * elsewhere, and for the sample-based estimates {@link #point(INDArray, Decoding)} with {@link
+     * Decoding#of}'s settings; heads with a cheaper or a different route override it (a decoder's GREEDY is its
+     * width-1 beam search, its AUTO the certified mean).
      *
      * @param phi      {@code [B, D]}
      * @param estimate which summary
@@ -95,12 +97,76 @@ public interface RegressionHead<C> {
      */
     default double[] point(INDArray phi, PointEstimate estimate) {
         Checks.notNull("estimate", estimate);
+        if (estimate == PointEstimate.SAMPLE_MEAN || estimate == PointEstimate.SAMPLE_MEDIAN) {
+            return point(phi, Decoding.of(estimate));
+        }
         PredictiveDistribution d = distribution(phi);
         return switch (estimate) {
             case MEAN -> d.mean();
             case MEDIAN -> d.median();
             case MODE, GREEDY -> d.mode();
+            case AUTO -> meanElseMedian(d);
+            default -> throw new IllegalStateException("unreachable: " + estimate);
         };
+    }
+
+    /**
+     * Point predictions decoded as {@code decoding} says, in the head's y units.
+     *
+     * <p>Default: SAMPLE_MEAN and SAMPLE_MEDIAN draw {@code decoding.samples()} values per row from {@code
+     * distribution(phi).sample} with a generator seeded by {@code decoding.seed()} (the plain distribution: a head
+     * without tokens has no filters to apply and refuses others), then average them or take their Harrell-Davis
+     * median; every other estimate is {@link #point(INDArray, PointEstimate)}. Heads that generate tokens override
+     * it to apply temperature, top-k and top-p at every position.
+     *
+     * @param phi      {@code [B, D]}
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if decoding is null, or asks this head (which generates no tokens) for
+     *                                  temperature, top-k or top-p other than the plain ones
+     */
+    default double[] point(INDArray phi, Decoding decoding) {
+        Checks.notNull("decoding", decoding);
+        PointEstimate e = decoding.point();
+        if (e != PointEstimate.SAMPLE_MEAN && e != PointEstimate.SAMPLE_MEDIAN) {
+            return point(phi, e);
+        }
+        Checks.require(decoding.isPlainSampling(), "temperature, top-k and top-p filter generated tokens; %s generates"
+                + " none (use temperature 1, top-k 0, top-p 1), got %s", getClass().getSimpleName(), decoding);
+        double[][] s = distribution(phi).sample(
+                org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(decoding.seed()),
+                decoding.samples());
+        if (e == PointEstimate.SAMPLE_MEDIAN) {
+            return io.regheads.core.internal.HarrellDavis.columnMedians(s);
+        }
+        double[] m = new double[s[0].length];
+        for (double[] row : s) {
+            for (int r = 0; r < m.length; r++) {
+                m[r] += row[r] / s.length;
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Whether this head generates its prediction as tokens, position by position, so that sampling filters
+     * (temperature, top-k, top-p of {@link Decoding}) apply. Default false.
+     */
+    default boolean generatesTokens() {
+        return false;
+    }
+
+    /** The mean where it is finite, else the median, per row (the default {@link PointEstimate#AUTO}). */
+    private static double[] meanElseMedian(PredictiveDistribution d) {
+        double[] m = d.mean();
+        double[] median = null;
+        for (int r = 0; r < m.length; r++) {
+            if (!Double.isFinite(m[r])) {
+                median = median == null ? d.median() : median;
+                m[r] = median[r];
+            }
+        }
+        return m;
     }
 
     /**

@@ -22,8 +22,13 @@ import io.regheads.core.internal.Checks;
  *       no value order is assumed);</li>
  *   <li>{@link #hasPrefixRanges()}, {@link #prefixRange} and {@link #detachedSequence()}: every prefix stands for one
  *       value range (default false: {@code prefixRange} throws);</li>
- *   <li>{@link #repetitions()} and {@link #decodeSoft}: the sequence repeats one inner spelling, so copies can vote
- *       (default 1, and {@code decodeSoft} is the greedy choice among allowed tokens).</li>
+ *   <li>{@link #repetitions()}, {@link #vote}, {@link #votedTokenizer()} and {@link #decodeSoft}: the sequence
+ *       repeats one inner spelling, so copies can vote (default 1 copy, the vote is the sequence itself, and {@code
+ *       decodeSoft} is the greedy choice among allowed tokens);</li>
+ *   <li>{@link #hasSpecialTokens()}: NaN, +Infinity and -Infinity have spellings (default false: {@code encode}
+ *       refuses them);</li>
+ *   <li>{@link #narrowestCell}: a lower bound on the cell widths under a prefix, for density-ranked beam search
+ *       (default 0, the bound that is always true).</li>
  * </ul>
  *
  * <p>Implementations are immutable and thread-safe.
@@ -203,6 +208,80 @@ public interface NumberTokenizer {
             chosen[p] = best;
         }
         return decode(chosen);
+    }
+
+    /**
+     * Whether NaN, +Infinity and -Infinity have spellings: {@link #encode} accepts them, {@link #decode} returns them
+     * and such sequences have no {@link #interval}. A decoder then learns their probabilities like any other
+     * sequence's and reports them beside the distribution of the finite values.
+     *
+     * <p>Default {@code false}: {@code encode} refuses non-finite y. Sign-exponent-mantissa tokens built with special
+     * tokens answer {@code true}, as does a repetition code of such an inner tokenizer. Example: with special tokens
+     * (B = 10, E = 1, M = 3) {@code encode(NaN)} is {@code <nan> + 0 0 0 0}.
+     *
+     * @return true only if encode and decode handle NaN, +Infinity and -Infinity
+     */
+    default boolean hasSpecialTokens() {
+        return false;
+    }
+
+    /**
+     * The tokenizer whose sequences {@link #vote} returns: this tokenizer (the default) unless its sequences repeat
+     * an inner spelling; for a repetition code the inner tokenizer's own {@code votedTokenizer()} (so nested codes
+     * vote down to a tokenizer with {@link #repetitions()} 1).
+     *
+     * @return a tokenizer with {@code repetitions() == 1}
+     */
+    default NumberTokenizer votedTokenizer() {
+        return this;
+    }
+
+    /**
+     * The one spelling of {@link #votedTokenizer()} that a full valid sequence stands for: for a repetition code the
+     * vote of its copies (its {@link #decode} and {@link #interval} are those of the vote), otherwise the sequence
+     * itself. So {@code votedTokenizer().decode(vote(t)) == decode(t)} and, for number sequences, {@code
+     * votedTokenizer().interval(vote(t))} is {@code interval(t)}; sequences with one vote share one interval, and
+     * sequences with different votes have disjoint intervals, which is what lets a decoder tabulate the law of the
+     * vote.
+     *
+     * <p>Default: a copy of {@code tokens}. Example (normalized base 10, K = 2, r = 3): {@code 4 7 5 7 4 1} votes
+     * {@code 4 7}.
+     *
+     * @param tokens {@code [T]} a valid sequence
+     * @return {@code [T']} a fresh array, a valid sequence of {@link #votedTokenizer()}
+     * @throws IllegalArgumentException on a null array or a wrong length (implementations may also refuse tokens
+     *                                  outside the vocabulary)
+     */
+    default int[] vote(int[] tokens) {
+        Checks.notNull("tokens", tokens);
+        Checks.require(tokens.length == sequenceLength(), "tokens must have length %d, got %d", sequenceLength(),
+                tokens.length);
+        return tokens.clone();
+    }
+
+    /**
+     * A lower bound on the widths of the intervals of the number completions of a prefix (every valid full sequence
+     * that starts with the first {@code length} tokens of {@code prefix} and decodes to a finite value, the {@link
+     * #detachedSequence()} included), for a beam search that ranks prefixes by the density a completion can reach,
+     * {@code P(prefix) / narrowestCell}. {@code +Infinity} when the prefix has no number completion (a special
+     * token: no density).
+     *
+     * <p>Default 0, a bound that is always true (a decoder then ranks prefixes by probability alone, which is the
+     * density ranking when all cells have one width). Normalized digits and Hamming codes answer their common width
+     * {@code B^-K}; sign-exponent-mantissa tokens the narrowest cell of the smallest exponent the prefix's range
+     * reaches, e.g. B = 10, E = 1, M = 3: the prefix {@code + + 2} (values in [99.95, 999.5)) gives {@code 10^0 (1 +
+     * 1/10) / 2 = 0.55}.
+     *
+     * @param prefix tokens, at least {@code length} long, following the masks
+     * @param length number of leading tokens that form the prefix, in [0, T]
+     * @return a value {@code >= 0}, possibly {@code +Infinity}
+     * @throws IllegalArgumentException on a null or short prefix or a length outside [0, T]
+     */
+    default double narrowestCell(int[] prefix, int length) {
+        Checks.notNull("prefix", prefix);
+        Checks.inRange("length", length, 0, sequenceLength());
+        Checks.require(prefix.length >= length, "prefix must hold at least %d tokens, got %d", length, prefix.length);
+        return 0;
     }
 
     /**

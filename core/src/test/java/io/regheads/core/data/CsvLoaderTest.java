@@ -62,14 +62,29 @@ class CsvLoaderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(p));
         assertEquals("csv cell at line 3 (data row 1), column 2 'b' is not a finite number: 'abc' (expected plain decimal "
                 + "or scientific notation such as -12.5 or 1.2e-3) in " + p, e.getMessage());
-        Path nan = write("nan.csv", "a,y\n1,NaN\n");
+        Path nan = write("nan.csv", "a,y\nNaN,1\n"); // NaN is a target value only, never a feature
         e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(nan));
-        assertEquals("csv cell at line 2 (data row 0), column 2 'y' is not a finite number: 'NaN' (missing and infinite "
+        assertEquals("csv cell at line 2 (data row 0), column 1 'a' is not a finite number: 'NaN' (missing and infinite "
                 + "values are not accepted) in " + nan, e.getMessage());
+        Path inf = write("inf.csv", "y,a\n1,inf\n");
+        e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(inf, "y"));
+        assertEquals("csv cell at line 2 (data row 0), column 2 'a' is not a finite number: 'inf' (missing and infinite "
+                + "values are not accepted) in " + inf, e.getMessage());
         Path empty = write("emptycell.csv", "a,y\n1,\n");
         e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(empty));
         assertEquals("csv cell at line 2 (data row 0), column 2 'y' is not a finite number: '' (the cell is empty; "
                 + "missing values are not accepted) in " + empty, e.getMessage());
+    }
+
+    /** NaN and infinite targets load (for heads with special tokens); the spellings of the class comment. */
+    @Test
+    void nonFiniteTargetsLoad() throws IOException {
+        Path p = write("special.csv", "a,y\n1,nan\n2,inf\n3,-inf\n4,NaN\n5,+Infinity\n6,-INF\n7,2.5\n");
+        Dataset d = CsvLoader.load(p);
+        assertArrayEquals(new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN,
+            Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 2.5}, d.y(), 0.0);
+        Path q = write("special2.csv", "y,a\ninf,1\n2,2\n"); // a named target column too
+        assertEquals(Double.POSITIVE_INFINITY, CsvLoader.load(q, "y").y(0));
     }
 
     @Test

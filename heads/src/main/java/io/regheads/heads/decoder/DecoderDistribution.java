@@ -2,17 +2,15 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.RepeatedTokenizer;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.commons.numbers.gamma.RegularizedBeta;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -37,7 +35,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) the CDF and the quantiles walk the tree
  * too (T decoder steps per query, see {@code PrefixRangeWalk}): every prefix stands for a contiguous value range,
  * the detached sequence (the zero spelling) is split off as its own piece; and the exact mean expands the tree with
- * those prefix ranges under the same certified budget (at most {@link Options#maxLeaves()} prefixes per row and
+ * those prefix ranges under the same certified budget (at most {@link Options#maxMeanNodes()} prefixes per row and
  * level: beyond that cap the bound is reported, not certified). For a repetition code every summary is that of the
  * <b>voted</b> value ({@code VoteTable}, exact within the enumeration budget, else within the total-variation bound
  * {@link #voteApproximationBound()}). For other tokenizers (Hamming) the same quantities come from the full list of
@@ -59,16 +57,25 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     /**
      * Inference settings.
      *
-     * @param beamWidth     beams kept by {@link #mode()} (>= 1)
-     * @param meanTolerance certified error budget per row of {@link #mean()} (see {@link #exactMean}) and the
-     *                      pruning of {@link #variance()} (>= 0; 0 expands the whole tree)
-     * @param maxLeaves     largest number of valid sequences enumerated for tokenizers without value order
+     * @param beamWidth         beams kept by {@link #mode()} (>= 1)
+     * @param meanTolerance     the absolute part of the certified error budget per row of {@link #mean()} and
+     *                          {@link #variance()} (see {@link #exactMean}; >= 0; 0 with relativeTolerance 0 expands
+     *                          the whole tree)
+     * @param maxLeaves         largest number of valid sequences enumerated for tokenizers without value order
+     * @param relativeTolerance the part relative to the row's spread: row r's budget is {@code max(meanTolerance,
+     *                          relativeTolerance * IQR_r)}, IQR_r its interquartile range (>= 0)
+     * @param maxMeanNodes      prefixes expanded per row and level by the mean of a tokenizer with prefix ranges
+     *                          (sign-exponent-mantissa tokens); beyond it the lightest are left unexpanded and the
+     *                          bound is reported, not certified (>= 1)
      */
-    public record Options(int beamWidth, double meanTolerance, int maxLeaves) {
+    public record Options(int beamWidth, double meanTolerance, int maxLeaves, double relativeTolerance,
+            int maxMeanNodes) {
         /**
-         * @param beamWidth     beams kept by {@link DecoderDistribution#mode()}, at least 1
-         * @param meanTolerance error budget per row of {@link DecoderDistribution#mean()}, at least 0
-         * @param maxLeaves     largest number of valid sequences enumerated, at least 1
+         * @param beamWidth         beams kept by {@link DecoderDistribution#mode()}, at least 1
+         * @param meanTolerance     absolute error budget per row of {@link DecoderDistribution#mean()}, at least 0
+         * @param maxLeaves         largest number of valid sequences enumerated, at least 1
+         * @param relativeTolerance error budget relative to the row's interquartile range, at least 0
+         * @param maxMeanNodes      prefixes expanded per row and level by a prefix-range mean, at least 1
          * @throws IllegalArgumentException when a field is out of range
          */
         public Options {
@@ -76,11 +83,24 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
             Checks.require(meanTolerance >= 0 && meanTolerance < Double.POSITIVE_INFINITY,
                     "meanTolerance must be >= 0 and finite, got %s", meanTolerance);
             Checks.atLeast("maxLeaves", maxLeaves, 1);
+            Checks.require(relativeTolerance >= 0 && relativeTolerance < Double.POSITIVE_INFINITY,
+                    "relativeTolerance must be >= 0 and finite, got %s", relativeTolerance);
+            Checks.atLeast("maxMeanNodes", maxMeanNodes, 1);
         }
 
-        /** Beam 8, tolerance 1e-9, 100 000 leaves. */
+        /** An absolute budget only ({@code relativeTolerance = 0}), and {@code maxMeanNodes = maxLeaves}. */
+        public Options(int beamWidth, double meanTolerance, int maxLeaves) {
+            this(beamWidth, meanTolerance, maxLeaves, 0, maxLeaves);
+        }
+
+        /**
+         * Beam 8; an error budget per row of {@code max(1e-9, 1e-3 IQR)} (the mean certified to a thousandth of the
+         * spread, whatever the units of y: far below any prediction error); 100 000 leaves; 4096 prefixes per row
+         * and level for a prefix-range mean (a trained model's mass needs far fewer; a diffuse one is then reported
+         * as not certified instead of expanding up to {@code B^M} cells per exponent).
+         */
         public static Options defaults() {
-            return new Options(8, 1e-9, 100_000);
+            return new Options(8, 1e-9, 100_000, 1e-3, 4096);
         }
     }
 
@@ -114,68 +134,37 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         }
     }
 
-    /** Which summary {@link #point(Decoding)} reports per row. */
-    public enum Point {
-        /** The certified exact mean ({@link #mean()}). */
-        MEAN,
-        /** The tree-walk median ({@link #median()}). */
-        MEDIAN,
-        /** The density mode by beam search ({@link #mode()}). */
-        MODE,
-        /** The mean of {@link Decoding#samples()} values sampled with {@link Decoding#sampling()}. */
-        SAMPLE_MEAN,
-        /** The Harrell-Davis median of the sampled values. */
-        SAMPLE_MEDIAN,
-        /**
-         * The exact mean where it is finite and certified (error bound within {@link Options#meanTolerance()}),
-         * else the median: the mean of an unnormalized decoder can be dominated by far tails or exceed the
-         * expansion's cap.
-         */
-        AUTO
-    }
-
     /**
-     * Decoding settings for a point prediction.
+     * The point prediction per row as {@code decoding} says: the certified mean ({@link #mean()}), the tree-walk
+     * median, the density mode by beam search ({@link #mode()}), greedy decoding ({@link #greedy()}), the mean or the
+     * Harrell-Davis median of {@code decoding.samples()} values sampled under its temperature, top-k and top-p
+     * ({@link #sampleValues}, seeded by {@code decoding.seed()}), or AUTO: the exact mean where it is finite and
+     * certified (error bound within the row's budget, see {@link Options}), else the median (the mean of an
+     * unnormalized decoder can be dominated by far tails or exceed the expansion's cap).
      *
-     * @param point    the summary
-     * @param sampling temperature, top-k, top-p of the sample-based summaries
-     * @param samples  samples per row for SAMPLE_MEAN and SAMPLE_MEDIAN, >= 1
-     * @param seed     seed of their generator
-     */
-    public record Decoding(Point point, Sampling sampling, int samples, long seed) {
-        public Decoding {
-            Checks.notNull("point", point);
-            Checks.notNull("sampling", sampling);
-            Checks.atLeast("samples", samples, 1);
-        }
-
-        /** AUTO, plain sampling, 256 samples, seed 0. */
-        public static Decoding defaults() {
-            return new Decoding(Point.AUTO, Sampling.plain(), 256, 0);
-        }
-    }
-
-    /**
-     * The point prediction per row as {@code decoding} says (see {@link Point}).
-     *
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]}
      * @throws IllegalArgumentException if decoding is null
      */
     public double[] point(Decoding decoding) {
         Checks.notNull("decoding", decoding);
+        Sampling sampling = new Sampling(decoding.temperature(), decoding.topK(), decoding.topP());
         return switch (decoding.point()) {
             case MEAN -> mean();
             case MEDIAN -> median();
             case MODE -> mode();
+            case GREEDY -> greedy();
             case SAMPLE_MEAN -> sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
-                    decoding.seed()), decoding.samples(), decoding.sampling());
+                    decoding.seed()), decoding.samples(), sampling);
             case SAMPLE_MEDIAN -> sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(
-                    decoding.seed()), decoding.samples(), decoding.sampling());
+                    decoding.seed()), decoding.samples(), sampling);
             case AUTO -> {
-                MeanEstimate m = exactMean(options.meanTolerance());
+                double[] budget = meanBudget();
+                MeanEstimate m = exactMean(budget);
                 double[] median = null;
                 double[] out = m.mean().clone();
                 for (int r = 0; r < b; r++) {
-                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= options.meanTolerance() * (1 + 1e-12))) {
+                    if (!(Double.isFinite(out[r]) && m.errorBound()[r] <= budget[r] * (1 + 1e-12))) {
                         median = median == null ? median() : median;
                         out[r] = median[r];
                     }
@@ -213,8 +202,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     private final Options options;
     private final boolean tabulate;
     private final PrefixRangeWalk walk; // tree walks for tokenizers with prefix ranges (not fixed point), else null
-    private final RepeatedTokenizer repeated; // the distribution of the vote, else null
-    private final UnnormalizedTokenizer unnormalized; // else null
+    private final boolean voted; // a repetition code: every summary is that of the vote
     private volatile VoteTable votes;
     private volatile double[][] specials; // [3][B]: P(NaN), P(+Inf), P(-Inf)
     private volatile Leaves leaves;
@@ -234,8 +222,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         this.options = Checks.notNull("options", options);
         this.tabulate = false;
         this.walk = !ordered && tok.hasPrefixRanges() ? new PrefixRangeWalk(this, tok) : null;
-        this.repeated = tok instanceof RepeatedTokenizer rt ? rt : null;
-        this.unnormalized = tok instanceof UnnormalizedTokenizer ut ? ut : null;
+        this.voted = tok.repetitions() > 1;
     }
 
     private DecoderDistribution(DecoderDistribution o) {
@@ -249,8 +236,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         this.options = o.options;
         this.tabulate = true;
         this.walk = null;
-        this.repeated = o.repeated;
-        this.unnormalized = o.unnormalized;
+        this.voted = o.voted;
     }
 
     /**
@@ -259,26 +245,26 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * independent route to the tree algorithms' results.
      */
     public DecoderDistribution tabulated() {
-        return tabulate || repeated != null ? this : new DecoderDistribution(this);
+        return tabulate || voted ? this : new DecoderDistribution(this);
     }
 
     // ------------------------------------------------------------------ special values (NaN, +-Inf tokens)
 
     /**
-     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). With an unnormalized tokenizer with special
-     * tokens: the probability of each special sequence (its first token; the rest is forced), one teacher-forced
-     * pass each; for a repeated tokenizer: the share of the votes that decode to each; otherwise 0.
+     * {@code [3][B]}: P(NaN), P(+Inf), P(-Inf) per row (computed once). For a repetition code: the share of the votes
+     * that decode to each; with special tokens ({@link NumberTokenizer#hasSpecialTokens()}): the probability of each
+     * special spelling ({@code encode(NaN)}, ...), one teacher-forced pass each; otherwise 0.
      */
     private double[][] specials() {
         double[][] sp = specials;
         if (sp == null) {
             sp = new double[3][b];
-            if (repeated != null) {
+            if (voted) {
                 VoteTable vt = votes();
                 for (int k = 0; k < 3; k++) {
                     sp[k] = vt.special(k);
                 }
-            } else if (unnormalized != null && unnormalized.config().specialTokens()) {
+            } else if (tok.hasSpecialTokens()) {
                 double[] which = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
                 for (int k = 0; k < 3; k++) {
                     int[][] seq = new int[b][];
@@ -327,26 +313,27 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         return specials()[2].clone();
     }
 
-    /** The table of voted values (built once), for a {@link RepeatedTokenizer}. */
+    /** The table of voted values (built once), for a repetition code ({@link NumberTokenizer#repetitions()} > 1). */
     private VoteTable votes() {
         VoteTable vt = votes;
         if (vt == null) {
-            vt = VoteTable.build(start(), repeated, b, options.maxLeaves());
+            vt = VoteTable.build(start(), tok, b, options.maxLeaves());
             votes = vt;
         }
         return vt;
     }
 
     /**
-     * For a {@link RepeatedTokenizer}: per row, the probability mass of the full sequences that the enumeration of
+     * For a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}): per row, the probability mass of the full sequences that the enumeration of
      * the votes left out ({@link Options#maxLeaves()} prefixes kept per row and position). 0 means the distribution
      * of the vote is exact; otherwise the reported distribution is the enumerated part renormalised, within this
      * total-variation distance of the true law of the vote ({@code sup_y |F(y) - Fhat(y)| <= bound}).
      *
-     * @throws IllegalArgumentException if the tokenizer is not a RepeatedTokenizer
+     * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] voteApproximationBound() {
-        Checks.require(repeated != null, "voteApproximationBound needs a RepeatedTokenizer, got %s", tok);
+        Checks.require(voted, "voteApproximationBound needs a tokenizer that repeats its spelling (repetitions() > 1),"
+                + " got %s", tok);
         return votes().dropped();
     }
 
@@ -422,7 +409,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
-        if (repeated != null) {
+        if (voted) {
             return votes().logDensity(y);
         }
         if (tabulate) {
@@ -443,7 +430,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
-        if (repeated != null) {
+        if (voted) {
             return votes().cdf(y);
         }
         if (walk != null) {
@@ -484,7 +471,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         if (p == 1) {
             return supportUpperBound();
         }
-        if (repeated != null) {
+        if (voted) {
             return votes().quantile(p);
         }
         if (walk != null) {
@@ -536,27 +523,45 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     // ------------------------------------------------------------------ exact mean by tree expansion
 
     /**
-     * E[Y] per row: {@link #exactMean} with the tolerance of the {@link Options} ({@code |E[Y] - mean| <= bound <=
-     * tolerance}, bounded work: fixed-point digits and tokenizers with prefix ranges expand the tree under the budget,
-     * at most {@link Options#maxLeaves()} prefixes per row and level; beyond that cap the reported bound is not
-     * certified); for a repetition code the mean of the voted value. An unnormalized decoder's mean can be dominated by
-     * a little mass on far exponents: see {@link #point(Decoding)} for robust alternatives.
+     * E[Y] per row: {@link #exactMean} with the budget of the {@link Options} ({@code |E[Y] - mean| <= bound <=
+     * max(meanTolerance, relativeTolerance * IQR)}, bounded work: fixed-point digits and tokenizers with prefix ranges
+     * expand the tree under the budget, at most {@link Options#maxMeanNodes()} prefixes per row and level; beyond that
+     * cap the reported bound is not certified); for a repetition code the mean of the voted value. An unnormalized
+     * decoder's mean can be dominated by a little mass on far exponents: see {@link #point(Decoding)} for robust
+     * alternatives.
      */
     @Override
     public double[] mean() {
-        if (repeated != null) {
+        if (voted) {
             return votes().mean();
         }
-        return exactMean(options.meanTolerance()).mean();
+        return exactMean(meanBudget()).mean();
+    }
+
+    /** The error budget per row: {@code max(meanTolerance, relativeTolerance * (q(0.75) - q(0.25)))}. */
+    private double[] meanBudget() {
+        double[] budget = new double[b];
+        Arrays.fill(budget, options.meanTolerance());
+        if (options.relativeTolerance() > 0 && !voted) {
+            double[] q75 = inverseCumulativeProbability(0.75);
+            double[] q25 = inverseCumulativeProbability(0.25);
+            for (int r = 0; r < b; r++) {
+                double spread = q75[r] - q25[r];
+                if (Double.isFinite(spread)) {
+                    budget[r] = Math.max(budget[r], options.relativeTolerance() * spread);
+                }
+            }
+        }
+        return budget;
     }
 
     /** Var[Y] per row, from the same computation as {@link #mean()}. */
     @Override
     public double[] variance() {
-        if (repeated != null) {
+        if (voted) {
             return votes().variance();
         }
-        MeanEstimate m = exactMean(options.meanTolerance());
+        MeanEstimate m = exactMean(meanBudget());
         double[] out = new double[b];
         for (int i = 0; i < b; i++) {
             out[i] = Math.max(0, m.secondMoment()[i] - m.mean()[i] * m.mean()[i]);
@@ -579,7 +584,14 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     public MeanEstimate exactMean(double tolerance) {
         Checks.require(tolerance >= 0 && tolerance < Double.POSITIVE_INFINITY,
                 "tolerance must be >= 0 and finite, got %s", tolerance);
-        if (repeated != null) { // the table of votes: exact, or not certified where the enumeration dropped mass
+        double[] tol = new double[b];
+        Arrays.fill(tol, tolerance);
+        return exactMean(tol);
+    }
+
+    /** As {@link #exactMean(double)} with the budget {@code tolerance[r]} for row r. */
+    private MeanEstimate exactMean(double[] tolerance) {
+        if (voted) { // the table of votes: exact, or not certified where the enumeration dropped mass
             VoteTable vt = votes();
             double[] m = vt.mean();
             double[] var = vt.variance();
@@ -592,8 +604,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
             }
             return new MeanEstimate(m, bound, second);
         }
-        if (unnormalized != null && !tabulate) {
-            return unnormalizedMean(tolerance);
+        if (walk != null && !tabulate) {
+            return prefixRangeMean(tolerance);
         }
         if (!ordered || tabulate) {
             return leaves().moments();
@@ -603,31 +615,33 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         double[] second = new double[b];
         DecoderState start = start();
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
-            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second);
+            MeanExpander.expand(start, c0, Math.min(b, c0 + MEAN_CHUNK), tolerance, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, MeanExpander.NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
         }
         return new MeanEstimate(mean, bound, second);
     }
 
     /**
-     * The unnormalized exact mean: the same certified expansion with prefix value ranges ({@code
-     * MeanExpander.unnormalized}: {@code prefixRange}, widened by the zero cell on the zero path), at most {@link
-     * Options#maxLeaves()} expanded prefixes per row and level; the sums are divided by P(finite).
+     * The exact mean for a tokenizer with prefix ranges that is not fixed point (e.g. sign-exponent-mantissa tokens):
+     * the same certified expansion with prefix value ranges ({@code MeanExpander.prefixRanges}: {@code prefixRange},
+     * widened by the detached sequence's cell on its path), at most {@link Options#maxMeanNodes()} expanded prefixes
+     * per row and level; the sums are divided by P(finite).
      */
-    private MeanEstimate unnormalizedMean(double tolerance) {
+    private MeanEstimate prefixRangeMean(double[] tolerance) {
         double[] finite = finiteMass();
         double[] mean = new double[b];
         double[] bound = new double[b];
         double[] second = new double[b];
         DecoderState start = start();
-        MeanExpander.Ranges ranges = MeanExpander.unnormalized(unnormalized);
+        MeanExpander.Ranges ranges = MeanExpander.prefixRanges(tok);
+        double[] scaled = new double[b]; // the sums are divided by P(finite) below
+        for (int r = 0; r < b; r++) {
+            scaled[r] = tolerance[r] * finite[r];
+        }
         for (int c0 = 0; c0 < b; c0 += MEAN_CHUNK) {
             int c1 = Math.min(b, c0 + MEAN_CHUNK);
-            double least = 1;
-            for (int r = c0; r < c1; r++) {
-                least = Math.min(least, finite[r]);
-            }
-            MeanExpander.expand(start, c0, c1, tolerance * least, t, v, mean, bound, second,
-                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxLeaves());
+            MeanExpander.expand(start, c0, c1, scaled, t, v, mean, bound, second,
+                    MeanExpander.MAX_STATE_ROWS, ranges, walk.lowest(), walk.highest(), options.maxMeanNodes());
         }
         for (int r = 0; r < b; r++) {
             mean[r] /= finite[r];
@@ -642,7 +656,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     /** Draws exact samples: a leaf by ancestral sampling, then a uniform point inside its interval. */
     @Override
     public double[][] sample(UniformRandomProvider rng, int n) {
-        if (repeated != null) {
+        if (voted) {
             Checks.notNull("rng", rng);
             Checks.atLeast("n", n, 1);
             return votes().sample(rng, n);
@@ -801,15 +815,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     static double[] harrellDavisWeights(int n) {
-        double a = (n + 1) / 2.0;
-        double[] wts = new double[n];
-        double prev = 0;
-        for (int i = 1; i <= n; i++) {
-            double cur = i == n ? 1 : RegularizedBeta.value((double) i / n, a, a);
-            wts[i - 1] = cur - prev;
-            prev = cur;
-        }
-        return wts;
+        return io.regheads.core.internal.HarrellDavis.weights(n);
     }
 
     // ------------------------------------------------------------------ beam search, mode, votes
@@ -819,7 +825,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * upper bound on the density any completion can reach, {@code log P(prefix) - log minWidth(prefix)} (minWidth:
      * the smallest cell width among the prefix's completions), and the final sequences by their density {@code log
      * P(sequence) - log width}. For tokenizers whose cells all have one width (normalized digits, Hamming) this is the
-     * ranking by probability; for an {@link UnnormalizedTokenizer}, whose cells range over many orders of magnitude,
+     * ranking by probability; for sign-exponent-mantissa tokens, whose cells range over many orders of magnitude,
      * ranking by probability alone would prefer a likely wide cell over a denser narrow one. Sequences that decode to
      * a special value (NaN, +-Inf) have no density and are never chosen. A width that covers every prefix is an exact
      * search (tested against brute force).
@@ -888,42 +894,21 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k}: 0 (equal
-     * widths) except for an {@link UnnormalizedTokenizer}, where it is the width of a first-mantissa cell at the
-     * smallest exponent the prefix's range reaches ({@code B^(e - M + 1) (1 + 1/B) / 2}, the narrowest cell of a
-     * decade), or the zero cell's width on the zero path if that is smaller; 0 for a prefix without a value (a
-     * special token).
+     * {@code log} of a lower bound on the cell widths of the completions of {@code prefix[0..pos-1], k} ({@link
+     * NumberTokenizer#narrowestCell}): {@code +Infinity} for a prefix without a number completion (a special token,
+     * ranked last), and 0 where the tokenizer knows no positive bound (its prefixes then rank by probability).
      */
     private double logMinWidth(int[] prefix, int pos, int k) {
-        if (unnormalized == null) {
-            return 0;
-        }
         int[] c = prefix.clone();
         c[pos] = k;
-        if (pos == t - 1) {
-            return Double.isFinite(tok.decode(c)) ? Math.log(tok.interval(c).width()) : 0;
-        }
-        io.regheads.tokenizers.internal.SignificantDigits sig = unnormalized.digits();
-        int base = unnormalized.config().base();
-        int m = unnormalized.config().mantissaDigits();
-        double best = Double.POSITIVE_INFINITY;
-        if (unnormalized.isZeroPrefix(c, pos + 1)) {
-            best = tok.interval(unnormalized.zeroSequence()).width();
-        }
-        Interval r = unnormalized.prefixRange(c, pos + 1);
-        if (r != null) {
-            double smallest = r.lo() <= 0 && r.hi() > 0 ? 0 : Math.min(Math.abs(r.lo()), Math.abs(r.hi()));
-            int e = smallest <= 0 ? sig.minExponent()
-                    : Math.max(sig.minExponent(), (int) Math.floor(Math.log(smallest) / Math.log(base)) - 1);
-            best = Math.min(best, Math.pow(base, e - m + 1) * (1 + 1.0 / base) / 2);
-        }
-        return best < Double.POSITIVE_INFINITY ? Math.log(best) : 0;
+        double w = tok.narrowestCell(c, pos + 1);
+        return w > 0 ? Math.log(w) : 0;
     }
 
     /** The decoded value of the highest-density sequence found by a beam search of {@link Options#beamWidth()}. */
     @Override
     public double[] mode() {
-        if (repeated != null) {
+        if (voted) {
             return votes().mode();
         }
         Beam beam = beamSearch(options.beamWidth());
@@ -1017,7 +1002,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] supportLowerBound() {
         double[] out = new double[b];
-        if (repeated != null) {
+        if (voted) {
             return votes().lowest();
         }
         if (walk != null) {
@@ -1033,7 +1018,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     @Override
     public double[] supportUpperBound() {
         double[] out = new double[b];
-        if (repeated != null) {
+        if (voted) {
             return votes().highest();
         }
         if (walk != null) {

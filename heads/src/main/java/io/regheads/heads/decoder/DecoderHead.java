@@ -1,5 +1,6 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
@@ -15,7 +16,6 @@ import io.regheads.core.nn.MultiHeadSelfAttention;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -172,9 +172,9 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
      * The tokens of each label, {@code [B * T]} row-major; values null (each position's label value is its token's
      * value).
      *
-     * <p>NaN and +-Infinity are labels too when the tokenizer spells them (an {@code UnnormalizedTokenizer} with
-     * special tokens: {@code <nan> + 0..0 0..0}); the model then learns P(NaN), P(+-Inf) by cross-entropy like any
-     * other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
+     * <p>NaN and +-Infinity are labels too when the tokenizer spells them ({@link NumberTokenizer#hasSpecialTokens()},
+     * e.g. sign-exponent-mantissa tokens with special tokens: {@code <nan> + 0..0 0..0}); the model then learns
+     * P(NaN), P(+-Inf) by cross-entropy like any other sequence (number-token losses skip them: the special token has no value and the forced zeros after it
      * carry no loss).
      *
      * @throws IllegalArgumentException if y is null or empty, or a label is outside the tokenizer's domain (e.g.
@@ -326,9 +326,11 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     }
 
     /**
-     * Point predictions: {@link PointEstimate#GREEDY} is {@link DecoderDistribution#greedy()} (a width-1 beam search,
-     * decoded; T decoder steps), the others are the distribution's mean, median or mode (a beam of {@link
-     * DecoderDistribution.Options#beamWidth()}).
+     * Point predictions: {@link DecoderDistribution#point} with {@link Decoding#of(PointEstimate)}'s settings:
+     * GREEDY is {@link DecoderDistribution#greedy()} (a width-1 beam search, decoded; T decoder steps), MEAN the
+     * certified mean, MEDIAN the tree-walk median, MODE the density mode by a beam of {@link
+     * DecoderDistribution.Options#beamWidth()}, AUTO the certified mean where it is finite and certified, else the
+     * median; the sample-based ones draw {@link Decoding#DEFAULT_SAMPLES} plain samples.
      *
      * @param phi      {@code [B, D]}
      * @param estimate which summary
@@ -338,7 +340,28 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     @Override
     public double[] point(INDArray phi, PointEstimate estimate) {
         Checks.notNull("estimate", estimate);
-        return estimate == PointEstimate.GREEDY ? distribution(phi).greedy() : RegressionHead.super.point(phi, estimate);
+        return point(phi, Decoding.of(estimate));
+    }
+
+    /**
+     * Point predictions decoded as {@code decoding} says ({@link DecoderDistribution#point}): temperature, top-k and
+     * top-p act at every position of the sample-based estimates (SAMPLE_MEAN, SAMPLE_MEDIAN).
+     *
+     * @param phi      {@code [B, D]}
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]} in the tokenizer's units
+     * @throws IllegalArgumentException if decoding is null or phi is invalid
+     */
+    @Override
+    public double[] point(INDArray phi, Decoding decoding) {
+        Checks.notNull("decoding", decoding);
+        return distribution(phi).point(decoding);
+    }
+
+    /** @return true: the prediction is generated token by token, so sampling filters apply */
+    @Override
+    public boolean generatesTokens() {
+        return true;
     }
 
     /** As {@link #distribution(INDArray)} with explicit inference options. */

@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
 import io.regheads.core.nn.TransformerBlock;
@@ -118,10 +119,10 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
                 new TransformerBlock.Config(d, heads, ff, activation), layers, seed), type);
     }
 
-    /** @return 0: the digits spell y01 in [0, 1] */
+    /** @return MIN_MAX: the digits spell y01 in [0, 1] */
     @Override
-    public double centre() {
-        return 0;
+    public TargetScaling targetScaling() {
+        return TargetScaling.MIN_MAX;
     }
 
     /** @return {@code "ce"} */

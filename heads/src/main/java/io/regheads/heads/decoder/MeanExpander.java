@@ -1,13 +1,15 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.tokenizers.UnnormalizedTokenizer;
+import io.regheads.core.token.Interval;
+import io.regheads.core.token.NumberTokenizer;
 import java.util.Arrays;
 
 /**
  * E[Y] of a decoder by expanding its token tree level by level under a certified error budget per row, for any
  * tokenizer whose prefixes have known value ranges ({@link Ranges}): normalized digits ({@link #NORMALIZED}, the
- * interval {@code [lo, lo + V^-L)} of a prefix of length L) and unnormalized sign/exponent/mantissa tokens
- * ({@link #unnormalized}, {@code UnnormalizedTokenizer.prefixRange}, widened by the zero cell on the zero path).
+ * interval {@code [lo, lo + V^-L)} of a prefix of length L) and any tokenizer with prefix ranges, such as
+ * sign/exponent/mantissa tokens ({@link #prefixRanges}: {@code NumberTokenizer.prefixRange}, widened by the
+ * detached zero cell on the zero path).
  *
  * <p>A node is a prefix of length L with known mass m (the product of its conditionals) and value range
  * {@code [lo, hi]} (every completion's value lies in it). Its contribution to the mean is {@code m E[Y | prefix]},
@@ -53,35 +55,38 @@ final class MeanExpander {
     };
 
     /**
-     * Unnormalized tokens: {@code prefixRange} of the child; on the zero path its hull with the zero cell; a prefix
-     * whose only completion is the zero spelling, and full sequences, are leaves; specials have no value.
+     * A tokenizer with prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens):
+     * {@code prefixRange} of the child; on the path of the detached sequence (the zero spelling) its hull with that
+     * sequence's cell; a prefix whose only number completion is the detached sequence, and full sequences, are
+     * leaves; sequences that decode to a special value have no value.
      */
-    static Ranges unnormalized(io.regheads.tokenizers.UnnormalizedTokenizer tok) {
-        io.regheads.core.token.Interval zero = tok.interval(tok.zeroSequence());
+    static Ranges prefixRanges(NumberTokenizer tok) {
+        int[] detached = tok.detachedSequence();
+        Interval zero = detached == null ? null : tok.interval(detached);
         return (s, i, pos, lo, hi, k, v, t, out) -> {
             int[] c = s.prefix(i);
             c[pos] = k;
             if (pos == t - 1) {
-                if (Double.isNaN(tok.decode(c)) || Double.isInfinite(tok.decode(c))) {
+                if (!Double.isFinite(tok.decode(c))) {
                     return NONE;
                 }
-                io.regheads.core.token.Interval cell = tok.interval(c);
+                Interval cell = tok.interval(c);
                 out[0] = cell.lo();
                 out[1] = cell.hi();
                 return LEAF;
             }
-            io.regheads.core.token.Interval r = tok.prefixRange(c, pos + 1);
-            boolean onZero = tok.isZeroPrefix(c, pos + 1);
+            Interval r = tok.prefixRange(c, pos + 1);
+            boolean onDetached = detached != null && Arrays.equals(c, 0, pos + 1, detached, 0, pos + 1);
             if (r == null) {
-                if (!onZero) {
+                if (!onDetached) {
                     return NONE;
                 }
                 out[0] = zero.lo();
                 out[1] = zero.hi();
                 return LEAF;
             }
-            out[0] = onZero ? Math.min(r.lo(), zero.lo()) : r.lo();
-            out[1] = onZero ? Math.max(r.hi(), zero.hi()) : r.hi();
+            out[0] = onDetached ? Math.min(r.lo(), zero.lo()) : r.lo();
+            out[1] = onDetached ? Math.max(r.hi(), zero.hi()) : r.hi();
             return RANGE;
         };
     }
@@ -100,22 +105,25 @@ final class MeanExpander {
     /** As above with at most {@code maxRows} prefixes per decoder step (tests exercise the splitting with few). */
     static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
             double[] second, int maxRows) {
-        expand(start, from, to, tol, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
+        double[] tols = new double[to];
+        Arrays.fill(tols, tol);
+        expand(start, from, to, tols, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
     }
 
     /**
-     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, and at most
-     * {@code maxNodes} expanded prefixes per row and level (the lightest candidates beyond it are left unexpanded
-     * whatever the budget, so the bound may then exceed the tolerance: reported, not certified to it).
+     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, the error budget of row
+     * r {@code tol[r]}, and at most {@code maxNodes} expanded prefixes per row and level (the lightest candidates
+     * beyond it are left unexpanded whatever the budget, so the bound may then exceed the tolerance: reported, not
+     * certified to it).
      */
-    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
-            double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
+    static void expand(DecoderState start, int from, int to, double[] tol, int t, int v, double[] mean,
+            double[] bound, double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
         int m = to - from;
         int[] rows = new int[m];
         double[] budget = new double[m];
         for (int i = 0; i < m; i++) {
             rows[i] = from + i;
-            budget[i] = tol;
+            budget[i] = tol[from + i];
         }
         double[] mass = new double[m];
         Arrays.fill(mass, 1.0);

@@ -1,7 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.token.Interval;
-import io.regheads.tokenizers.RepeatedTokenizer;
+import io.regheads.core.token.NumberTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -10,8 +10,9 @@ import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
- * The distribution of the <b>voted</b> value of a decoder over a {@link RepeatedTokenizer}: the model spells
- * {@code r T} tokens, {@link RepeatedTokenizer#vote} turns them into one inner sequence s, and
+ * The distribution of the <b>voted</b> value of a decoder over a repetition code ({@link
+ * NumberTokenizer#repetitions()} {@code > 1}): the model spells {@code r T} tokens, {@link NumberTokenizer#vote}
+ * turns them into one sequence s of the {@link NumberTokenizer#votedTokenizer()}, and
  * {@code P(vote = s) = sum over the full sequences q with vote(q) = s of P(q)}. The value is spread uniformly over
  * the inner interval of s, so {@code density(y) = P(vote = s(y)) / width(s(y))} is a proper density, and cdf,
  * quantiles, mean, variance, mode and samples all come from one table of (inner interval, probability) per row.
@@ -64,7 +65,7 @@ final class VoteTable {
      *
      * @param budget largest number of prefixes kept per row and level (>= 1)
      */
-    static VoteTable build(DecoderState start, RepeatedTokenizer tok, int b, int budget) {
+    static VoteTable build(DecoderState start, NumberTokenizer tok, int b, int budget) {
         List<Map<String, double[]>> acc = new ArrayList<>(b); // inner sequence -> {mass}
         for (int r = 0; r < b; r++) {
             acc.add(new HashMap<>());
@@ -87,7 +88,7 @@ final class VoteTable {
         double[][] prob = new double[b][];
         double[][] value = new double[b][];
         double[][] special = new double[3][b];
-        io.regheads.core.token.NumberTokenizer inner = tok.inner();
+        NumberTokenizer inner = tok.votedTokenizer();
         for (int r = 0; r < b; r++) {
             List<Object[]> finite = new ArrayList<>();
             double total = 0;
@@ -148,7 +149,7 @@ final class VoteTable {
      * Expands the state rows of s (all at position pos0) to the leaves; more than {@link #MAX_STATE_ROWS} kept
      * children are expanded in consecutive parts (depth first), so the live state stays bounded.
      */
-    private static void level(DecoderState s, double[] mass, int pos0, int t, int v, RepeatedTokenizer tok,
+    private static void level(DecoderState s, double[] mass, int pos0, int t, int v, NumberTokenizer tok,
             int budget, List<Map<String, double[]>> acc, double[] dropped) {
         double[] p = new double[v];
         for (int pos = pos0; pos < t; pos++) {

@@ -1,6 +1,7 @@
 package io.regheads.heads.histogram;
 
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
 import java.util.LinkedHashMap;
@@ -66,10 +67,10 @@ public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
                 new HistogramHead.Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), tails, seed), type);
     }
 
-    /** @return 0: the bins cover y01 in [0, 1] */
+    /** @return MIN_MAX: the bins cover y01 in [0, 1] */
     @Override
-    public double centre() {
-        return 0;
+    public TargetScaling targetScaling() {
+        return TargetScaling.MIN_MAX;
     }
 
     /** @return {@code "ce"} */

@@ -1,6 +1,7 @@
 package io.regheads.heads.mixture;
 
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
 import java.util.LinkedHashMap;
@@ -78,10 +79,10 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
         return new MixtureHead(new MixtureHead.Config(inputWidth, components, seed, sigmaFloor), type);
     }
 
-    /** @return 0.5: the head sees y01 - 0.5 */
+    /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */
     @Override
-    public double centre() {
-        return 0.5;
+    public TargetScaling targetScaling() {
+        return TargetScaling.CENTRED_MIN_MAX;
     }
 
     /** @return {@code "ce"} (the mixture's NLL) */

@@ -124,6 +124,13 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
         return new ModelConfig(encoderLayers, encoderWidth, head, newLoss, trainer, standardizeX, targetTransform);
     }
 
+    /** The same configuration with another head (its default loss if the loss was the old head's default). */
+    public ModelConfig withHead(HeadSpec newHead) {
+        Checks.notNull("head", newHead);
+        return new ModelConfig(encoderLayers, encoderWidth, newHead, loss.equals(head.defaultLoss()) ? null : loss,
+                trainer, standardizeX, targetTransform);
+    }
+
     /** The same configuration with other trainer settings. */
     public ModelConfig withTrainer(TrainerConfig newTrainer) {
         return new ModelConfig(encoderLayers, encoderWidth, head, loss, newTrainer, standardizeX, targetTransform);

@@ -7,12 +7,16 @@ import io.regheads.core.data.TargetCheck;
 import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
+import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.io.Checkpoint;
@@ -50,20 +54,30 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <pre>{@code
  * RegressionModel m = RegressionModel.create(ModelConfig.defaults(new MixtureSpec(10)), train.features());
- * TrainingResult r = m.fit(train);                 // x standardised, y min-max scaled on train rows only
+ * TrainingResult r = m.fit(train);                 // x standardised, y mapped to the head's units (train rows)
  * PredictiveDistribution d = m.predict(test.x());  // in the original units of y
  * double[] nll = d.logDensity(test.y());           // densities carry the Jacobian of the scaling
  * m.save(Path.of("model.rgh"));                     // RegressionModel.load(...) predicts identically
  * byte[] shipped = m.toBytes();                     // the same bytes without a file: fromBytes, save/load on streams
  * }</pre>
  *
- * <p>Scaling: x is standardised with the training mean and standard deviation; y is mapped to {@code y01 = (y -
- * min) / (max - min)} with the training min and max, and the head is trained on {@code y01 - head.centre()}.
- * {@link #predict} maps back ({@code AffineTransformed}), so its log densities are in the original units; {@link
- * #predictUnit} reports in y01 units (the decoding paper's NLL convention). {@link ModelConfig#targetTransform()}
- * chooses another map for heavy-tailed targets ({@link TargetScaler}): ROBUST (bounds 3 IQR beyond the quartiles, the few
- * targets beyond them clipped) or LOG ({@code y01} min-max scales {@code log1p(y - min)}; {@link #predict} maps back
- * through {@code min + expm1}, exactly for the cdf and quantiles, with the Jacobian in the density).
+ * <p>Scaling: x is standardised with the training mean and standard deviation. y goes through two maps, fitted on
+ * the finite training targets: first the target transform {@code t} ({@link ModelConfig#targetTransform()}, see
+ * {@link TargetScaler}): the identity (NONE), clipping to bounds 3 IQR beyond the quartiles (ROBUST, for a few wild
+ * targets) or {@code log1p(y - min)} (LOG, for targets spanning orders of magnitude); then the head's scaling of
+ * {@code t(y)} as its spec says ({@link HeadSpec#targetScaling()}, with the min and max of the transformed targets):
+ * {@code y01 = (t - min) / (max - min)} (histogram, normalized decoder), {@code y01 - 0.5} (pointwise, mixture,
+ * xVal) or {@code t} itself (the unnormalized decoder). Before the head is built the spec may adapt itself to the
+ * training targets in its units ({@link HeadSpec#fittedTo}, e.g. the unnormalized decoder's exponent range); the
+ * adapted spec is this model's {@link #config()} from then on and is saved with it. {@link #predict} maps back
+ * ({@code t = scale * h + shift}, an {@code AffineTransformed} unless the map is the identity, then {@code min +
+ * expm1(t)} for LOG, exactly for the cdf and quantiles, with the Jacobian in the density), so its log densities are
+ * in the original units and, without LOG, NaN/+-Infinity probabilities pass through; {@link #predictUnit} reports in
+ * y01 units (the decoding paper's NLL convention).
+ *
+ * <p>Targets may be NaN or +-Infinity only where the head represents them ({@link HeadSpec#representsNonFinite()}:
+ * a decoder with special tokens) and the target transform is NONE; otherwise they are refused with a message naming
+ * the row.
  *
  * <p>After fitting, the model also holds the training mean and standard deviation of each feature ({@link
  * #outOfRange} reports the rows of new inputs far outside them) and its provenance ({@link #provenance()}: library
@@ -83,11 +97,12 @@ public final class RegressionModel {
     /** The prefix of the head's saved state ({@link RegressionHead#state()}) in the metadata. */
     static final String STATE_PREFIX = "state.";
 
-    private final ModelConfig config;
+    private final HeadSpec requested; // the head as configured, before fittedTo
+    private ModelConfig config;
     private final int inputWidth;
     private final DataType type;
     private final MlpEncoder encoder;
-    private final RegressionHead<?> head;
+    private RegressionHead<?> head;
     private final Loss loss;
     private StandardScaler xScaler;
     private TargetScaler targetScaler;
@@ -100,6 +115,7 @@ public final class RegressionModel {
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
+        this.requested = config.head();
         this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
         this.type = type;
         long seed = config.trainer().seed();
@@ -155,23 +171,37 @@ public final class RegressionModel {
     }
 
     /**
-     * Fits the scalers on {@code train}, then trains encoder and head with the trainer settings.
+     * Fits the scalers on {@code train}, adapts the head's spec to the training targets ({@link HeadSpec#fittedTo};
+     * a changed spec gets a fresh head), then trains encoder and head with the trainer settings.
      *
-     * <p>The targets are checked ({@link TargetCheck}) as the head will see them: y itself without a target
-     * transform, y clipped to the ROBUST bounds (a warning says how many were clipped), or {@code log1p(y - min)}.
+     * <p>The targets are checked ({@link TargetCheck}) as a head on min-max scaled y will see them: y itself without
+     * a target transform, y clipped to the ROBUST bounds (a warning says how many were clipped, for any head), or
+     * {@code log1p(y - min)}; a head on raw y ({@link TargetScaling#RAW}, the unnormalized decoder) is made for
+     * extreme targets and gets no such check.
      *
-     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, or targets that
-     *                                  min-max scaling cannot carry (an overflowing range, extreme values: see {@link
-     *                                  TargetCheck}; heavy tails only give a warning to {@code progress})
+     * @throws IllegalArgumentException on an empty dataset, a wrong feature count, a constant target, a NaN or
+     *                                  infinite target for a head that cannot represent it or under a target
+     *                                  transform other than NONE (the message names the row), or, for a head trained
+     *                                  on min-max scaled y, targets that min-max scaling cannot carry (an overflowing
+     *                                  range, extreme values: see {@link TargetCheck}; heavy tails only give a warning
+     *                                  to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
         Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
         Checks.notNull("progress", progress);
-        targetScaler = fitTarget(train.y(), progress);
+        double[] y = train.y();
+        checkTargets(y);
+        targetScaler = fitTarget(finite(y), progress);
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         inputStatistics(train.x());
+        MinMaxScaler unit = targetScaler.unit();
+        HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(transformed(y), unit.min(), unit.max()));
+        if (!fitted.equals(config.head())) {
+            config = config.withHead(fitted);
+            head = fitted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
+        }
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
@@ -182,6 +212,29 @@ public final class RegressionModel {
         Dataset rest = h.validation() != null ? h.validation() : h.train();
         head.afterFit(encode(rest.x(), false), rest.y());
         return result;
+    }
+
+    /** Refuses NaN and +-Infinity targets unless the head represents them, and targets with no finite value. */
+    private void checkTargets(double[] y) {
+        boolean any = false;
+        for (int i = 0; i < y.length; i++) {
+            if (Double.isFinite(y[i])) {
+                any = true;
+            } else if (!requested.representsNonFinite()) {
+                throw new IllegalArgumentException("train targets must be finite for head " + requested.name()
+                        + " (only a decoder with special tokens learns NaN and +-Infinity), got " + y[i] + " at row "
+                        + i);
+            } else if (config.targetTransform() != TargetTransform.NONE) {
+                throw new IllegalArgumentException("train targets must be finite under target transform "
+                        + config.targetTransform() + " (NaN and +-Infinity reach head " + requested.name()
+                        + " only with NONE), got " + y[i] + " at row " + i);
+            }
+        }
+        Checks.require(any, "train targets must hold at least one finite value, got none of %d", y.length);
+    }
+
+    private static double[] finite(double[] y) {
+        return java.util.Arrays.stream(y).filter(Double::isFinite).toArray();
     }
 
     /**
@@ -218,11 +271,17 @@ public final class RegressionModel {
         provenance = ModelProvenance.of(config.head(), trainingRows, validationRows, result);
     }
 
-    /** The target scaler of the configured transform, after {@link TargetCheck} on what the head will see. */
+    /**
+     * The target scaler of the configured transform for finite y, after {@link TargetCheck} on what the head will see
+     * when it is trained on min-max scaled values (a head on raw y gets no such check).
+     */
     private TargetScaler fitTarget(double[] y, ProgressListener progress) {
         TargetTransform t = config.targetTransform();
+        boolean minMax = requested.targetScaling() != TargetScaling.RAW;
         if (t == TargetTransform.NONE) {
-            TargetCheck.check("y", y).ifPresent(progress::onWarning);
+            if (minMax) {
+                TargetCheck.check("y", y).ifPresent(progress::onWarning);
+            }
             return TargetScaler.fit(t, y);
         }
         TargetScaler ts = TargetScaler.fit(t, y);
@@ -238,8 +297,10 @@ public final class RegressionModel {
                         + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
                         ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
             }
-            TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);
-        } else {
+            if (minMax) {
+                TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);
+            }
+        } else if (minMax) {
             TargetCheck.check("log1p(y - min)", seen).ifPresent(progress::onWarning);
         }
         return ts;
@@ -281,13 +342,48 @@ public final class RegressionModel {
         return StandardScaler.of(mean, scale);
     }
 
-    private Dataset toHeadUnits(Dataset data) {
-        double[] y = targetScaler.toUnit(data.y());
-        double c = config.head().centre();
-        for (int i = 0; i < y.length; i++) {
-            y[i] -= c;
+    /**
+     * {@code t(y)} for each target ({@link TargetScaler#transformed}); NaN and +-Infinity pass through unchanged
+     * under NONE (special targets of a decoder with special tokens).
+     *
+     * @throws IllegalArgumentException under ROBUST or LOG, on a target that is not finite or (LOG) lies at or below
+     *                                  {@code min - 1}, where {@code log1p(y - min)} does not exist
+     */
+    private double[] transformed(double[] y) {
+        if (targetScaler.transform() == TargetTransform.NONE) {
+            return y.clone();
         }
+        Checks.allFinite("y", y);
+        double[] t = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            t[i] = targetScaler.transformed(y[i]);
+            if (Double.isNaN(t[i])) {
+                throw new IllegalArgumentException("y[" + i + "] must be > " + (targetScaler.shift() - 1) + " (the "
+                        + "training minimum " + targetScaler.shift() + " minus 1) for the LOG transform, got " + y[i]);
+            }
+        }
+        return t;
+    }
+
+    private Dataset toHeadUnits(Dataset data) {
+        MinMaxScaler unit = targetScaler.unit();
+        double[] y = config.head().targetScaling().toHead(transformed(data.y()), unit.min(), unit.max());
         return xScaler.transform(data).withY(y);
+    }
+
+    /** The factor of {@code y = scale * h + shift} from the head's units to y's ({@link TargetScaling#scale}). */
+    private double headScale() {
+        return config.head().targetScaling().scale(targetScaler.unit().min(), targetScaler.unit().max());
+    }
+
+    /** The offset of {@code y = scale * h + shift} ({@link TargetScaling#shift}). */
+    private double headShift() {
+        return config.head().targetScaling().shift(targetScaler.unit().min(), targetScaler.unit().max());
+    }
+
+    /** {@code base} mapped by {@code y = scale * x + shift}, or base itself for the identity. */
+    private static PredictiveDistribution mapped(PredictiveDistribution base, double scale, double shift) {
+        return scale == 1.0 && shift == 0.0 ? base : new AffineTransformed(base, scale, shift);
     }
 
     /** phi for rows of x ({@code standardise}: apply the x scaler first). */
@@ -338,7 +434,10 @@ public final class RegressionModel {
 
     /**
      * Predictive distributions of y (original units) for rows of x {@code [B][D]}: the head's distribution mapped
-     * back by the target scaler ({@link TargetScaler#distribution}).
+     * by {@code t = scale * h + shift} ({@link HeadSpec#targetScaling()}), then for the LOG target transform by
+     * {@code y = min + expm1(t)} ({@link io.regheads.core.dist.Expm1Transformed}), so {@code logDensity} in y units
+     * carries the Jacobians; a {@link io.regheads.core.dist.SpecialValues} (P(NaN), P(+-Inf)) when the head reports
+     * special values and the transform is not LOG.
      *
      * <p>The rows go through the encoder and the head in chunks of 4096 with buffers that the model reuses (one set
      * per concurrent caller), so a call allocates no native memory once warm, whatever B; the result holds B rows
@@ -348,16 +447,45 @@ public final class RegressionModel {
      * histogram softmax uses a float exponential, each probability within a relative {@code 3.1e-7 + 1.2e-7 D} (D
      * the row's logit spread) of the exact softmax that {@link #predictPoint} uses; the other heads agree with it
      * within 1e-15 relative. Every finite x gives a valid distribution (rows the fast kernels do not cover are
-     * computed exactly).
+     * computed exactly). Heads without a fast builder (the decoders) compute their distribution of all rows from the
+     * chunks' features.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
-        PredictiveDistribution base = predictHeadUnits(checkX(x));
-        return targetScaler.distribution(base, config.head().centre());
+        return toY(predictHeadUnits(checkX(x)));
     }
 
-    /** The head's distribution for rows of x (checked), chunk by chunk through a pooled workspace. */
-    private PredictiveDistribution predictHeadUnits(double[][] x) {
+    /** A distribution in the head's units mapped to y's: the head's scaling back, then expm1 for LOG. */
+    private PredictiveDistribution toY(PredictiveDistribution base) {
+        PredictiveDistribution t = mapped(base, headScale(), headShift());
+        return targetScaler.transform() == TargetTransform.LOG ? new Expm1Transformed(t, targetScaler.shift()) : t;
+    }
+
+    /**
+     * The log-likelihood of mixed observations per row, original units: the log density of finite y (as {@link
+     * #predict} reports it), {@code log P(NaN)} for NaN and {@code log P(+-Inf)} for an infinity ({@link
+     * SpecialValues#logLikelihood}: 0 probability, so {@code -Infinity}, for a head without special values or under
+     * the LOG transform), plus {@code log P(finite)} for finite y where the head has special values.
+     *
+     * @param x {@code [B][D]} rows
+     * @param y {@code [B]} any doubles
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid or y has the wrong length
+     */
+    public double[] logLikelihood(double[][] x, double[] y) {
+        PredictiveDistribution d = predict(x);
+        SpecialValues s = d instanceof SpecialValues sv ? sv : new AffineTransformed(d, 1.0, 0.0);
+        return s.logLikelihood(y);
+    }
+
+    /**
+     * The head's distribution in its own units (the unmapped {@link #predict}) for rows of x (checked), chunk by
+     * chunk through a pooled workspace.
+     */
+    PredictiveDistribution predictHeadUnits(double[][] x) {
+        requireFitted();
         int n = x.length;
         RegressionHead.DistributionBuilder out = head.distributionBuilder(n);
         double[] mean = xScaler.mean();
@@ -430,8 +558,8 @@ public final class RegressionModel {
 
     /**
      * The point prediction of y (original units) for rows of x by {@link #pointEstimate()}: as the head's spec names
-     * it ({@link HeadSpec#pointEstimate()}: the predictive mean, or the median for the unnormalized decoder), and the
-     * median under the LOG target transform.
+     * it ({@link HeadSpec#pointEstimate()}: the predictive mean, or AUTO for the unnormalized decoder, the certified
+     * mean, else the median), and the median under the LOG target transform.
      *
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
@@ -452,28 +580,52 @@ public final class RegressionModel {
     }
 
     /**
-     * Point predictions of y (original units) by the given summary, which the head computes ({@link
-     * RegressionHead#point}): {@code range * p + min + centre * range} for the head's prediction p, the same map as
-     * {@link #predict}'s.
+     * Point predictions of y (original units) by the given summary ({@link #predictPoint(double[][], Decoding)} with
+     * {@link Decoding#of}'s plain sampling settings).
      *
-     * @param estimate mean, median, mode or greedy decoding
+     * @param estimate mean, median, mode, greedy decoding, sample mean or median, or AUTO
      * @return {@code [B]}
      * @throws IllegalArgumentException if the model is not fitted, x is invalid or estimate is null
      */
     public double[] predictPoint(double[][] x, PointEstimate estimate) {
-        requireFitted();
         Checks.notNull("estimate", estimate);
-        if (targetScaler.transform() == TargetTransform.LOG
-                && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE)) {
-            // neither commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
-            PredictiveDistribution d = predict(x);
-            return estimate == PointEstimate.MEAN ? d.mean() : d.mode();
-        }
-        double[] p = head.point(encode(checkX(x), true), estimate);
-        MinMaxScaler unit = targetScaler.unit();
-        double scale = unit.range();
-        double shift = unit.min() + config.head().centre() * unit.range();
+        return predictPoint(x, Decoding.of(estimate));
+    }
+
+    /**
+     * Point predictions of y (original units) decoded as {@code decoding} says, which the head computes ({@link
+     * RegressionHead#point(INDArray, Decoding)}: a decoder applies temperature, top-k and top-p to its tokens for the
+     * sample-based summaries, its exact mean is certified, its mode a beam search): {@code scale * p + shift} for the
+     * head's prediction p, the same map as {@link #predict}'s, then {@code min + expm1} under the LOG transform (exact
+     * for the median, greedy decoding and sample medians, which commute with it). Under LOG, MEAN, MODE and AUTO are
+     * those of y's own distribution ({@link #predict}), and SAMPLE_MEAN is refused (an average of samples of log1p(y
+     * - min) is not one of y).
+     * Example: {@code predictPoint(x, Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.8, 0, 0.95)
+     * .withSamples(512, 1))}.
+     *
+     * @param decoding the summary and its sampling settings
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid, decoding is null, it asks a head
+     *                                  that generates no tokens for temperature, top-k or top-p, or it asks for
+     *                                  SAMPLE_MEAN under the LOG target transform
+     */
+    public double[] predictPoint(double[][] x, Decoding decoding) {
+        requireFitted();
+        Checks.notNull("decoding", decoding);
+        PointEstimate estimate = decoding.point();
         boolean log = targetScaler.transform() == TargetTransform.LOG;
+        if (log && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE
+                || estimate == PointEstimate.AUTO)) {
+            // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
+            PredictiveDistribution d = predict(x);
+            return estimate == PointEstimate.MODE ? d.mode() : meanElseMedian(d);
+        }
+        Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
+                + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
+                decoding);
+        double[] p = head.point(encode(checkX(x), true), decoding);
+        double scale = headScale();
+        double shift = headShift();
         for (int i = 0; i < p.length; i++) {
             p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
             if (log) {
@@ -483,25 +635,45 @@ public final class RegressionModel {
         return p;
     }
 
-    /** Predictive distributions of {@code y01 = (y - min) / (max - min)} (training min and max); as {@link #predict}. */
+    /**
+     * Predictive distributions of {@code y01 = (t - min) / (max - min)} (t the transformed target, min and max those
+     * of the finite training targets), whatever units the head is trained in; as {@link #predict}.
+     *
+     * @throws IllegalArgumentException if the model is not fitted or x is invalid
+     */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
         PredictiveDistribution base = predictHeadUnits(checkX(x));
-        double c = config.head().centre();
-        return c == 0 ? base : new AffineTransformed(base, 1.0, c);
+        MinMaxScaler unit = targetScaler.unit();
+        double range = unit.range();
+        return mapped(base, headScale() / range, (headShift() - unit.min()) / range);
+    }
+
+    /** The mean where it is finite, else the median, per row (AUTO on y's own distribution). */
+    private static double[] meanElseMedian(PredictiveDistribution d) {
+        double[] m = d.mean();
+        double[] median = null;
+        for (int r = 0; r < m.length; r++) {
+            if (!Double.isFinite(m[r])) {
+                median = median == null ? d.median() : median;
+                m[r] = median[r];
+            }
+        }
+        return m;
     }
 
     /**
      * Encoder + head + loss as a {@link TrainableModel} on data already in the head's units (x standardised, y as
-     * {@code y01 - centre}): for benchmarks and custom training loops. {@link #fit} uses the same object.
+     * {@link HeadSpec#targetScaling()} maps it): for benchmarks and custom training loops. {@link #fit} uses the same
+     * object.
      */
     public TrainableModel asTrainable() {
         return new Trainable();
     }
 
     /**
-     * {@code data} mapped to the head's units with the fitted scalers (x standardised, y to {@code y01 -
-     * centre}).
+     * {@code data} mapped to the head's units with the fitted scalers (x standardised, y as {@link
+     * HeadSpec#targetScaling()} maps it).
      */
     public Dataset toHeadUnitsOf(Dataset data) {
         requireFitted();
@@ -509,9 +681,9 @@ public final class RegressionModel {
     }
 
     /**
-     * The min-max scaler onto the head's unit interval, fitted on the training rows: of y itself without a target
-     * transform, of the ROBUST bounds, or of {@code log1p(y - min)} with LOG ({@link #targetScaler()} has the whole
-     * map).
+     * The min-max scaler onto y01, fitted on the finite training targets: of y itself without a target transform,
+     * of the ROBUST bounds, or of {@code log1p(y - min)} with LOG ({@link #targetScaler()} has the whole map), whatever
+     * the head's units ({@link HeadSpec#targetScaling()} starts from its min and max).
      */
     public MinMaxScaler yScaler() {
         requireFitted();
@@ -568,7 +740,20 @@ public final class RegressionModel {
         /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
         @Override
         public Optional<String> diagnose(INDArray x, double[] y) {
-            return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+            // NaN and +-Infinity targets (a head with special tokens) are outcomes, not positions: the check looks
+            // at the finite rows, whose quantiles describe the finite part
+            int[] fin = java.util.stream.IntStream.range(0, y.length).filter(i -> Double.isFinite(y[i])).toArray();
+            if (fin.length == y.length) {
+                return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
+            }
+            if (fin.length == 0) {
+                return Optional.empty();
+            }
+            double[] yFinite = new double[fin.length];
+            for (int i = 0; i < fin.length; i++) {
+                yFinite[i] = y[fin[i]];
+            }
+            return PredictionCheck.collapsed(head.distribution(encoder.infer(x.getRows(fin))), yFinite);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.regheads.heads.pointwise;
 
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.io.Settings;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,10 +55,10 @@ public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
         return new PointwiseHead(new PointwiseHead.Config(inputWidth, sigmoid, seed), type);
     }
 
-    /** @return 0 with the sigmoid (y01 in (0, 1)), else 0.5 */
+    /** @return MIN_MAX with the sigmoid (y01 in (0, 1)), else CENTRED_MIN_MAX (y01 - 0.5) */
     @Override
-    public double centre() {
-        return sigmoid ? 0 : 0.5;
+    public TargetScaling targetScaling() {
+        return sigmoid ? TargetScaling.MIN_MAX : TargetScaling.CENTRED_MIN_MAX;
     }
 
     /** @return {@code "mse"} */

@@ -215,17 +215,21 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     }
 
     /**
-     * Point predictions: {@link #predict} for every estimate (the Gaussian's mean, median and mode coincide; greedy
-     * decoding of a continuous output is its mode).
+     * Point predictions: {@link #predict} for every exact estimate (the Gaussian's mean, median and mode coincide;
+     * greedy decoding of a continuous output is its mode; AUTO is the mean); the sample-based ones estimate it from
+     * samples of the distribution (the interface's default).
      *
      * @param phi      {@code [B, D]}
-     * @param estimate which summary (all give the same values)
+     * @param estimate which summary
      * @return {@code [B]}
      * @throws IllegalArgumentException if estimate is null or phi is invalid
      */
     @Override
     public double[] point(INDArray phi, PointEstimate estimate) {
         Checks.notNull("estimate", estimate);
+        if (estimate == PointEstimate.SAMPLE_MEAN || estimate == PointEstimate.SAMPLE_MEDIAN) {
+            return RegressionHead.super.point(phi, estimate);
+        }
         return predict(phi);
     }
 

@@ -1,6 +1,7 @@
 package io.regheads.heads.xval;
 
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
 import java.util.LinkedHashMap;
@@ -68,10 +69,10 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
         return new XValHead(new XValHead.Config(inputWidth, hidden, learnedVariance, seed), type);
     }
 
-    /** @return 0.5: the head sees y01 - 0.5 */
+    /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */
     @Override
-    public double centre() {
-        return 0.5;
+    public TargetScaling targetScaling() {
+        return TargetScaling.CENTRED_MIN_MAX;
     }
 
     /** @return {@code "mse"} for the point head, {@code "ce"} (the Gaussian NLL) with a learned variance */

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
@@ -189,8 +191,9 @@ class UnnormalizedMeanTest {
     }
 
     /**
-     * Point estimates at the distribution level: each Point is the summary it names; AUTO is the certified mean,
-     * and the median where the expansion's cap leaves the mean uncertified.
+     * Point estimates at the distribution level: each estimate is the summary it names (the filters act on the
+     * sample-based ones only); AUTO is the certified mean, and the median where the expansion's cap leaves the mean
+     * uncertified.
      */
     @Test
     void pointEstimatesFollowTheDecodingSettings() {
@@ -199,16 +202,21 @@ class UnnormalizedMeanTest {
         INDArray phi = GradientCheck.random(131, 2.0, 3, D);
         DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(64, 1e-9, 100_000));
         DecoderDistribution.Sampling cool = new DecoderDistribution.Sampling(0.5, 3, 0.9);
-        assertArrayEquals(d.mean(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MEAN, cool, 8, 1)), 0.0);
-        assertArrayEquals(d.median(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MEDIAN, cool, 8, 1)), 0.0);
-        assertArrayEquals(d.mode(), d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.MODE, cool, 8, 1)), 0.0);
-        assertArrayEquals(d.mean(), d.point(DecoderDistribution.Decoding.defaults()), 0.0); // certified: the mean
+        Decoding filtered = Decoding.of(PointEstimate.MEAN).withSampling(0.5, 3, 0.9).withSamples(50, 4);
+        assertArrayEquals(d.mean(), d.point(filtered), 0.0);
+        assertArrayEquals(d.median(), d.point(filtered.withPoint(PointEstimate.MEDIAN)), 0.0);
+        assertArrayEquals(d.mode(), d.point(filtered.withPoint(PointEstimate.MODE)), 0.0);
+        assertArrayEquals(d.greedy(), d.point(filtered.withPoint(PointEstimate.GREEDY)), 0.0);
+        assertArrayEquals(d.mean(), d.point(Decoding.of(PointEstimate.AUTO)), 0.0); // certified: the mean
         assertArrayEquals(d.sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
-                d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.SAMPLE_MEAN, cool, 50, 4)), 0.0);
+                d.point(filtered.withPoint(PointEstimate.SAMPLE_MEAN)), 0.0);
         assertArrayEquals(d.sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
-                d.point(new DecoderDistribution.Decoding(DecoderDistribution.Point.SAMPLE_MEDIAN, cool, 50, 4)), 0.0);
+                d.point(filtered.withPoint(PointEstimate.SAMPLE_MEDIAN)), 0.0);
+        // the head decodes as its distribution does
+        assertArrayEquals(d.point(filtered.withPoint(PointEstimate.SAMPLE_MEAN)),
+                h.point(phi, filtered.withPoint(PointEstimate.SAMPLE_MEAN)), 0.0);
         // a cap of 2 prefixes per row and level leaves the mean uncertified: AUTO falls back to the median
         DecoderDistribution capped = h.distribution(phi, new DecoderDistribution.Options(64, 1e-9, 2));
-        assertArrayEquals(capped.median(), capped.point(DecoderDistribution.Decoding.defaults()), 0.0);
+        assertArrayEquals(capped.median(), capped.point(Decoding.of(PointEstimate.AUTO)), 0.0);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderSpec;
@@ -28,7 +29,11 @@ class HeadRegistryTest {
     static Stream<HeadSpec> specs() {
         return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(256, true),
                 new MixtureSpec(10), DecoderSpec.small(10, 3), DecoderSpec.referenceSetup(),
-                new UnnormalizedDecoderSpec(10, 1, 3, 16, 2, 32, 2), new XValSpec(256, false), new XValSpec(32, true));
+                UnnormalizedDecoderSpec.small(10, 1, 3), UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, true),
+                UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, false),
+                UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
+                        .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
+                new XValSpec(256, false), new XValSpec(32, true));
     }
 
     @ParameterizedTest
@@ -58,9 +63,26 @@ class HeadRegistryTest {
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.referenceSetup().toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
-                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n"),
-                UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
+        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.specialTokens=false\nhead.scaling=RAW\nhead.d=32\nhead.heads=1\n"
+                + "head.ff=128\nhead.layers=1\n"), UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
+        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.specialTokens=true\nhead.scaling=RAW\nhead.minExponent=0\n"
+                + "head.maxExponent=2\nhead.negatives=false\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
+                UnnormalizedDecoderSpec.small(10, 1, 3).withSpecialTokens(true).fittedTo(new double[] {103.4, 140.9})
+                        .toProperties());
+        // settings versions 1 and 2 (before raw targets) still read as trained: y01; version 2 with unitRange has
+        // exponents up to 0 and no '-', version 1 (and unitRange=false) every exponent and both signs
+        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, false), HeadRegistry.read(props(
+                "head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n")));
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 9, true), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
+                1, 128, 1, false).range());
+        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true), HeadRegistry.read(props(
+                "head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
+                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n")));
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
+                1, 128, 1, true).range());
         assertEquals(props("head=mdn\nhead.version=2\nhead.components=10\nhead.sigmaFloor=1.0E-4\n"),
                 new MixtureSpec(10).toProperties());
         // version 1 had no floor: such files load with floor 0, as they were trained
@@ -72,14 +94,18 @@ class HeadRegistryTest {
 
     @Test
     void specsNameTheirUnitsLossAndPointEstimate() {
-        assertEquals(0.5, new PointwiseSpec(false).centre());
-        assertEquals(0.0, new PointwiseSpec(true).centre());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new PointwiseSpec(false).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, new PointwiseSpec(true).targetScaling());
         assertEquals("mse", new PointwiseSpec(false).defaultLoss());
-        assertEquals(0.0, new HistogramSpec(8, false).centre());
-        assertEquals(0.5, new MixtureSpec(3).centre());
+        assertEquals(TargetScaling.MIN_MAX, new HistogramSpec(8, false).targetScaling());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new MixtureSpec(3).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, DecoderSpec.small(10, 3).targetScaling());
+        assertEquals(TargetScaling.RAW, UnnormalizedDecoderSpec.small(10, 1, 3).targetScaling());
+        assertEquals(TargetScaling.MIN_MAX, UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true).targetScaling());
         assertEquals(PointEstimate.MEAN, DecoderSpec.small(10, 3).pointEstimate());
-        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
-        assertEquals(0.5, new XValSpec(8, false).centre());
+        assertEquals(PointEstimate.AUTO, UnnormalizedDecoderSpec.small(10, 1, 3).pointEstimate());
+        assertEquals(PointEstimate.MEDIAN, UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true).pointEstimate());
+        assertEquals(TargetScaling.CENTRED_MIN_MAX, new XValSpec(8, false).targetScaling());
         assertEquals("mse", new XValSpec(8, false).defaultLoss());
         assertEquals("ce", new XValSpec(8, true).defaultLoss());
         assertEquals(PointEstimate.MEAN, new XValSpec(8, true).pointEstimate());

@@ -7,18 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,19 +99,170 @@ public class RegressionModelTest {
         assertArrayEquals(m.predict(x).mode(), m.predictPoint(x, PointEstimate.GREEDY), 0.0);
     }
 
-    @Test
-    void unitPredictionsDifferFromOriginalUnitsByTheJacobian() {
-        Dataset train = data(500, 4);
-        RegressionModel m = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults().withMaxEpochs(3)), 2);
-        m.fit(train);
-        double[][] x = {{0.1, 0.2}, {-0.5, 0.9}};
-        double[] y = {3.1, 2.0};
-        double[] y01 = m.yScaler().transform(y);
-        double[] lOrig = m.predict(x).logDensity(y);
-        double[] lUnit = m.predictUnit(x).logDensity(y01);
-        for (int i = 0; i < 2; i++) {
-            assertEquals(lUnit[i] - Math.log(m.yScaler().range()), lOrig[i], 1e-9);
+    /** Every head, each target scaling: a couple of epochs are enough to test the map, not the fit. */
+    static Stream<HeadSpec> everyHead() {
+        return Stream.of(new PointwiseSpec(false), new PointwiseSpec(true), new HistogramSpec(16, true),
+                new MixtureSpec(3), new XValSpec(16, false), new DecoderSpec(4, 3, 8, 1, 16, 1),
+                new UnnormalizedDecoderSpec(10, 1, 3, false, TargetScaling.RAW, null, 8, 1, 16, 1),
+                UnnormalizedDecoderSpec.scaled(10, 1, 3, 8, 1, 16, 1, true));
+    }
+
+    /**
+     * NLL in original units = NLL in head units + log(scale), per head: {@code log p_y(y) = log p_h(h) - log scale}
+     * with h and scale written out here for each scaling (MIN_MAX: h = (y - min) / range, scale = range;
+     * CENTRED_MIN_MAX: h = (y - min) / range - 0.5, scale = range; RAW: h = y, scale = 1); and y01 densities differ
+     * from original ones by log(range) whatever the head's units.
+     */
+    @ParameterizedTest
+    @MethodSource("everyHead")
+    void originalUnitsAreHeadUnitsLessTheLogScale(HeadSpec spec) {
+        RegressionModel m = RegressionModel.create(small(spec).withTrainer(TrainerConfig.defaults().withMaxEpochs(2)
+                .withSeed(3)), 2);
+        m.fit(data(200, 4));
+        double[][] x = {{0.1, 0.2}, {-0.5, 0.9}, {0.7, -0.3}};
+        double[] y = {3.1, 2.0, 4.2};
+        double min = m.yScaler().min();
+        double range = m.yScaler().range();
+        double[] h = new double[3];
+        double scale = switch (spec.targetScaling()) {
+            case MIN_MAX, CENTRED_MIN_MAX -> range;
+            case RAW -> 1.0;
+        };
+        for (int i = 0; i < 3; i++) {
+            h[i] = switch (spec.targetScaling()) {
+                case MIN_MAX -> (y[i] - min) / range;
+                case CENTRED_MIN_MAX -> (y[i] - min) / range - 0.5;
+                case RAW -> y[i];
+            };
         }
+        double[] lOrig = m.predict(x).logDensity(y);
+        double[] lHead = m.predictHeadUnits(x).logDensity(h);
+        double[] lUnit = m.predictUnit(x).logDensity(m.yScaler().transform(y));
+        for (int i = 0; i < 3; i++) {
+            assertTrue(Double.isFinite(lOrig[i]), spec + " row " + i + ": " + lOrig[i]);
+            assertEquals(lHead[i] - Math.log(scale), lOrig[i], 1e-9, spec + " row " + i);
+            assertEquals(lUnit[i] - Math.log(range), lOrig[i], 1e-9, spec + " row " + i);
+        }
+        // points map as the distribution does
+        double[] mean = m.predict(x).mean();
+        double[] headMean = m.predictHeadUnits(x).mean();
+        double shift = spec.targetScaling() == TargetScaling.RAW ? 0
+                : min + (spec.targetScaling() == TargetScaling.CENTRED_MIN_MAX ? 0.5 * range : 0);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(scale * headMean[i] + shift, mean[i], 1e-9 * Math.max(1, Math.abs(mean[i])), spec + " mean");
+        }
+    }
+
+    /**
+     * Decoding options reach the head through the model: the sample mean under temperature/top-k/top-p is the
+     * decoder distribution's own (mapped to y units), the named estimates are the distribution's; a head without
+     * tokens refuses filters and samples its distribution as is otherwise (within 4 sigma / sqrt(n) of its mean).
+     */
+    @Test
+    void decodingOptionsReachTheHead() {
+        RegressionModel m = RegressionModel.create(small(new DecoderSpec(4, 3, 8, 1, 16, 1)).withTrainer(
+                TrainerConfig.defaults().withMaxEpochs(3)), 2);
+        m.fit(data(300, 8));
+        double[][] x = data(5, 9).x();
+        DecoderDistribution d = (DecoderDistribution) m.predictHeadUnits(x);
+        double min = m.yScaler().min();
+        double range = m.yScaler().range();
+        Decoding cool = Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.5, 2, 0.9).withSamples(64, 3);
+        double[] expected = d.sampleMean(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
+                new DecoderDistribution.Sampling(0.5, 2, 0.9));
+        double[] got = m.predictPoint(x, cool);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(range * expected[i] + min, got[i], 1e-12 * Math.max(1, Math.abs(got[i])), "row " + i);
+        }
+        double[] plain = m.predictPoint(x, cool.withSampling(1, 0, 1));
+        assertTrue(!Arrays.equals(plain, got), "the filters change the samples");
+        double[] hd = d.sampleMedian(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
+                new DecoderDistribution.Sampling(0.5, 2, 0.9));
+        double[] gotMedian = m.predictPoint(x, cool.withPoint(PointEstimate.SAMPLE_MEDIAN));
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(range * hd[i] + min, gotMedian[i], 1e-12 * Math.max(1, Math.abs(gotMedian[i])), "row " + i);
+        }
+        assertArrayEquals(m.predict(x).median(), m.predictPoint(x, Decoding.of(PointEstimate.MEDIAN)), 0.0);
+        assertArrayEquals(m.predict(x).mode(), m.predictPoint(x, PointEstimate.MODE), 0.0);
+        assertArrayEquals(m.predict(x).mean(), m.predictPoint(x, PointEstimate.MEAN), 0.0);
+        assertTrue(m.head().generatesTokens());
+
+        RegressionModel g = RegressionModel.create(small(new MixtureSpec(3)).withTrainer(TrainerConfig.defaults()
+                .withMaxEpochs(2)), 2);
+        g.fit(data(300, 8));
+        assertTrue(!g.head().generatesTokens());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> g.predictPoint(x, cool));
+        assertTrue(e.getMessage().startsWith("temperature, top-k and top-p filter generated tokens; MixtureHead "
+                + "generates none"), e.getMessage());
+        int n = 20_000;
+        double[] sm = g.predictPoint(x, Decoding.of(PointEstimate.SAMPLE_MEAN).withSamples(n, 1));
+        double[] mean = g.predict(x).mean();
+        double[] var = g.predict(x).variance();
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(mean[i], sm[i], 4 * Math.sqrt(var[i] / n), "sample mean, row " + i);
+        }
+    }
+
+    /** Heads without special tokens refuse NaN and infinite targets, naming the head and the row. */
+    @Test
+    void nonFiniteTargetsAreRefusedByHeadsThatCannotLearnThem() {
+        Dataset d = data(50, 3);
+        double[] y = d.y();
+        y[7] = Double.NaN;
+        RegressionModel m = RegressionModel.create(small(new MixtureSpec(2)), 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.fit(d.withY(y)));
+        assertEquals("train targets must be finite for head mdn (only a decoder with special tokens learns NaN and "
+                + "+-Infinity), got NaN at row 7", e.getMessage());
+        y[7] = Double.NEGATIVE_INFINITY;
+        RegressionModel u = RegressionModel.create(small(UnnormalizedDecoderSpec.small(10, 1, 3)), 2);
+        e = assertThrows(IllegalArgumentException.class, () -> u.fit(d.withY(y)));
+        assertTrue(e.getMessage().endsWith("got -Infinity at row 7"), e.getMessage());
+    }
+
+    /**
+     * Special tokens end to end through the model: labels with NaN (x0 > 0.5) and +Inf (x0 < -0.6) train an
+     * unnormalized decoder with special tokens; the model's distribution reports P(NaN) and P(+Inf) per row (high
+     * where the labels were special, low elsewhere), unchanged by the map to original units (raw y: the head's own
+     * distribution; y01 units: an affine map that passes them through), and logLikelihood scores mixed labels.
+     */
+    @ParameterizedTest
+    @MethodSource("specialScalings")
+    void specialTokensTrainAndReportThroughTheModel(TargetScaling scaling) {
+        Dataset train = data(800, 11);
+        double[] y = train.y();
+        double[][] tx = train.x();
+        for (int i = 0; i < y.length; i++) {
+            y[i] = tx[i][0] > 0.5 ? Double.NaN : tx[i][0] < -0.6 ? Double.POSITIVE_INFINITY : y[i];
+        }
+        UnnormalizedDecoderSpec spec = new UnnormalizedDecoderSpec(10, 1, 3, true, scaling, null, 16, 1, 32, 1);
+        assertTrue(spec.representsNonFinite());
+        RegressionModel m = RegressionModel.create(new ModelConfig(2, 32, spec, null, TrainerConfig.defaults()
+                .withMaxEpochs(30).withSeed(2)), 2);
+        TrainingResult fit = m.fit(train.withY(y));
+        assertTrue(!fit.failed(), fit.message()); // the after-training check looks at the finite rows
+        double[][] x = {{0.8, 0.0}, {-0.9, 0.0}, {0.0, 0.0}};
+        PredictiveDistribution d = m.predict(x);
+        assertTrue(d instanceof SpecialValues, d.getClass().getName());
+        SpecialValues sv = (SpecialValues) d;
+        double[] nan = sv.probabilityNaN();
+        double[] inf = sv.probabilityPositiveInfinity();
+        System.out.printf("%s: P(NaN) %s, P(+Inf) %s%n", scaling, Arrays.toString(nan), Arrays.toString(inf));
+        assertTrue(nan[0] > 0.7 && nan[1] < 0.15 && nan[2] < 0.15, "P(NaN) " + Arrays.toString(nan));
+        assertTrue(inf[1] > 0.7 && inf[0] < 0.15 && inf[2] < 0.15, "P(+Inf) " + Arrays.toString(inf));
+        SpecialValues head = (SpecialValues) m.predictHeadUnits(x);
+        assertArrayEquals(head.probabilityNaN(), nan, 0.0);
+        assertArrayEquals(head.probabilityPositiveInfinity(), inf, 0.0);
+        double[] ll = m.logLikelihood(x, new double[] {Double.NaN, Double.POSITIVE_INFINITY, 3.0});
+        assertEquals(Math.log(nan[0]), ll[0], 1e-12);
+        assertEquals(Math.log(inf[1]), ll[1], 1e-12);
+        assertEquals(Math.log(sv.probabilityFinite()[2]) + d.logDensity(new double[] {3.0, 3.0, 3.0})[2], ll[2], 1e-9);
+        // the finite part: the distribution of y given y finite, in original units
+        double[] median = d.median();
+        assertTrue(Math.abs(median[2] - 3.0) < 1.0, "median of the finite part at x = 0: " + median[2]);
+    }
+
+    static Stream<TargetScaling> specialScalings() {
+        return Stream.of(TargetScaling.RAW, TargetScaling.MIN_MAX);
     }
 
     /** The class promises concurrent predictions after fitting: 4 threads agree bit for bit with one thread. */
@@ -163,6 +322,46 @@ public class RegressionModelTest {
         PredictiveDistribution again = m.predict(x); // after a 10-row call on the same buffers
         assertArrayEquals(mean, again.mean(), 0.0);
         assertArrayEquals(logp, again.logDensity(y), 0.0);
+    }
+
+    /**
+     * The decoders have no columnar builder: the chunked path collects the chunks' features and builds the head's own
+     * distribution once, so a raw-y decoder with special tokens predicts more than a chunk of rows as it predicts
+     * them in small batches (log densities, quantiles, P(NaN), P(+Inf)), still as a {@link SpecialValues}.
+     */
+    @Test
+    void decodersPredictMoreThanAChunkThroughTheDefaultBuilder() {
+        Dataset train = data(300, 8);
+        double[] y = train.y();
+        for (int i = 0; i < y.length; i += 10) {
+            y[i] = i % 20 == 0 ? Double.NaN : Double.POSITIVE_INFINITY;
+        }
+        RegressionModel m = RegressionModel.create(small(new UnnormalizedDecoderSpec(10, 1, 3, true, TargetScaling.RAW,
+                null, 8, 1, 16, 1)).withTrainer(TrainerConfig.defaults().withMaxEpochs(1)), 2);
+        m.fit(train.withY(y));
+        double[][] x = data(4100, 9).x();
+        double[] yt = data(4100, 9).y();
+        PredictiveDistribution all = m.predict(x);
+        assertTrue(all instanceof SpecialValues, all.getClass().getName());
+        double[] logp = all.logDensity(yt);
+        double[] q = all.inverseCumulativeProbability(0.3);
+        double[] nan = ((SpecialValues) all).probabilityNaN();
+        double[] inf = ((SpecialValues) all).probabilityPositiveInfinity();
+        for (int from : new int[] {0, 4090}) {
+            double[][] part = java.util.Arrays.copyOfRange(x, from, from + 10);
+            PredictiveDistribution d = m.predict(part);
+            double[] pl = d.logDensity(java.util.Arrays.copyOfRange(yt, from, from + 10));
+            double[] pq = d.inverseCumulativeProbability(0.3);
+            double[] pn = ((SpecialValues) d).probabilityNaN();
+            double[] pi = ((SpecialValues) d).probabilityPositiveInfinity();
+            for (int i = 0; i < 10; i++) {
+                int r = from + i;
+                assertEquals(pl[i], logp[r], 1e-5, "log density of row " + r);
+                assertEquals(pq[i], q[r], 1e-5 * Math.max(1, Math.abs(pq[i])), "quantile of row " + r);
+                assertEquals(pn[i], nan[r], 1e-6, "P(NaN) of row " + r);
+                assertEquals(pi[i], inf[r], 1e-6, "P(+Inf) of row " + r);
+            }
+        }
     }
 
     /** Bytes and streams carry the file's bytes; a model read from them predicts bit for bit the same. */

@@ -9,10 +9,13 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.Decoding;
 import io.regheads.core.head.PointEstimate;
+import io.regheads.core.head.TargetScaling;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
@@ -115,7 +118,7 @@ class TargetTransformModelTest {
         assertEquals(q3 + 3 * (q3 - q1), m.yScaler().max(), 1e-12);
         assertTrue(m.yScaler().max() < 1e3, "upper bound " + m.yScaler().max() + " far below 1e6");
         // the extreme target is clipped to the upper bound: y01 = 1
-        assertEquals(1.0, m.toHeadUnitsOf(train.withY(y)).y()[5] + new MixtureSpec(3).centre(), 1e-12);
+        assertEquals(1.0, m.toHeadUnitsOf(train.withY(y)).y()[5] + 0.5, 1e-12); // the mixture: y01 - 0.5
     }
 
     @Test
@@ -170,5 +173,79 @@ class TargetTransformModelTest {
         assertEquals(r, back.outOfRange(new double[][] {{0.5, 5}, {9, 5}, {-2, 5.5}}, 3));
         assertEquals("k must be > 0 and finite, got 0.0", assertThrows(IllegalArgumentException.class,
                 () -> m.outOfRange(new double[][] {{0, 5}}, 0)).getMessage());
+    }
+
+    private static ModelConfig rawDecoder(TargetTransform t, boolean special) {
+        return new ModelConfig(2, 16, new UnnormalizedDecoderSpec(10, 1, 3, special, TargetScaling.RAW, null, 8, 1, 16,
+                1), null, TrainerConfig.defaults().withMaxEpochs(2).withSeed(5), true, t);
+    }
+
+    /**
+     * A head on raw y (the unnormalized decoder) under a target transform is trained on t(y) itself: ROBUST, the
+     * clipped y (so the model's distribution is the head's); LOG, {@code log1p(y - min)} (the model's quantiles are
+     * {@code min + expm1} of the head's and its log density the head's at t less {@code log(1 + y - min)}, the
+     * Jacobian), written out here.
+     */
+    @Test
+    void headsOnRawYAreTrainedOnTheTransformedTarget() {
+        Dataset train = logNormal(300, 4);
+        double[] y = train.y();
+        y[5] = 1e6;
+        RegressionModel robust = RegressionModel.create(rawDecoder(TargetTransform.ROBUST, false), 2);
+        robust.fit(train.withY(y));
+        double hi = robust.yScaler().max();
+        assertTrue(hi < 1e3, "upper bound " + hi);
+        double[] h = robust.toHeadUnitsOf(train.withY(y)).y();
+        assertEquals(hi, h[5], 0.0); // clipped, not min-max scaled
+        assertEquals(y[0], h[0], 0.0);
+        assertEquals(y[7], h[7], 0.0);
+        double[][] x = {{-0.5, 0.1}, {0.4, -0.3}};
+        double[] at = {2.5, 9.0};
+        assertArrayEquals(robust.predictHeadUnits(x).logDensity(at), robust.predict(x).logDensity(at), 0.0);
+
+        Dataset pos = logNormal(300, 6);
+        RegressionModel log = RegressionModel.create(rawDecoder(TargetTransform.LOG, false), 2);
+        log.fit(pos);
+        double s = log.targetScaler().shift();
+        double minY = java.util.Arrays.stream(pos.y()).min().getAsDouble();
+        assertEquals(minY, s, 0.0);
+        double[] t = log.toHeadUnitsOf(pos).y();
+        for (int i = 0; i < 5; i++) {
+            assertEquals(Math.log1p(pos.y()[i] - s), t[i], 0.0, "row " + i);
+        }
+        PredictiveDistribution head = log.predictHeadUnits(x);
+        PredictiveDistribution d = log.predict(x);
+        double[] hq = head.inverseCumulativeProbability(0.7);
+        double[] q = d.inverseCumulativeProbability(0.7);
+        double[] ht = {Math.log1p(at[0] - s), Math.log1p(at[1] - s)};
+        double[] hl = head.logDensity(ht);
+        double[] l = d.logDensity(at);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(s + Math.expm1(hq[i]), q[i], 1e-12 * Math.abs(q[i]), "quantile row " + i);
+            assertEquals(hl[i] - Math.log1p(at[i] - s), l[i], 1e-9, "log density row " + i);
+        }
+        // the exponent range fitted to log1p(y - min) is a new spec; the transform stays with it (and the file)
+        assertEquals(TargetTransform.LOG, log.config().targetTransform());
+        assertEquals(TargetTransform.LOG, RegressionModel.fromBytes(log.toBytes()).config().targetTransform());
+        assertArrayEquals(d.median(), log.predictPoint(x), 1e-12); // the median under LOG
+        assertEquals("decoding must not be SAMPLE_MEAN under the LOG target transform (samples are averaged in "
+                + "log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got " + Decoding.of(PointEstimate.SAMPLE_MEAN),
+                assertThrows(IllegalArgumentException.class,
+                        () -> log.predictPoint(x, PointEstimate.SAMPLE_MEAN)).getMessage());
+    }
+
+    /** NaN and infinite targets reach a head with special tokens only without a target transform. */
+    @Test
+    void specialTargetsNeedNoTargetTransform() {
+        Dataset train = logNormal(100, 7);
+        double[] y = train.y();
+        y[3] = Double.NaN;
+        RegressionModel m = RegressionModel.create(rawDecoder(TargetTransform.LOG, true), 2);
+        assertEquals("train targets must be finite under target transform LOG (NaN and +-Infinity reach head "
+                + "unnormalized-decoder only with NONE), got NaN at row 3", assertThrows(IllegalArgumentException.class,
+                        () -> m.fit(train.withY(y))).getMessage());
+        RegressionModel none = RegressionModel.create(rawDecoder(TargetTransform.NONE, true), 2);
+        none.fit(train.withY(y)); // accepted
+        assertTrue(none.isFitted());
     }
 }

@@ -1,6 +1,7 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
+import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.Folds;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadOutput;
@@ -166,10 +167,15 @@ final class UciFit {
      */
     private static double[] tokenCe(RegressionModel model, HeadSpec spec, Dataset rows, double[] y01c) {
         RegressionHead head = model.head();
-        double c = spec.centre();
+        // the clipped targets in the head's own units (y01, y01 - 0.5, or y itself for a head on raw y)
+        MinMaxScaler ys = model.yScaler();
         double[] yHead = new double[y01c.length];
         for (int i = 0; i < yHead.length; i++) {
-            yHead[i] = y01c[i] - c;
+            yHead[i] = switch (spec.targetScaling()) {
+                case MIN_MAX -> y01c[i];
+                case CENTRED_MIN_MAX -> y01c[i] - 0.5;
+                case RAW -> ys.min() + y01c[i] * (ys.max() - ys.min());
+            };
         }
         if (!(head.targets(Arrays.copyOf(yHead, 1)) instanceof Targets.Tokens)) {
             return null;

@@ -15,6 +15,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public record GaussianMixture(INDArray weightLogits, INDArray means, INDArray stds) implements HeadOutput {
 
+    /** @throws IllegalArgumentException unless the three arrays are {@code [B, K]} of one shape */
     public GaussianMixture {
         Checks.rank("weightLogits", weightLogits, 2);
         Checks.shape("means", means, weightLogits.shape());

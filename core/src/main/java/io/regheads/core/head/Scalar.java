@@ -10,6 +10,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public record Scalar(INDArray values) implements HeadOutput {
 
+    /** @throws IllegalArgumentException unless values has rank 1 */
     public Scalar {
         Checks.rank("values", values, 1);
     }

@@ -29,6 +29,7 @@ public record TokenLogits(INDArray logits, double[] tokenValues, INDArray validM
         this(logits, tokenValues, validMask, null);
     }
 
+    /** @throws IllegalArgumentException on a logits array that is not {@code [B, T, V]} or sizes that disagree */
     public TokenLogits {
         Checks.rank("logits", logits, 3);
         Checks.notNull("tokenValues", tokenValues);

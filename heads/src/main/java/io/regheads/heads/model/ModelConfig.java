@@ -36,6 +36,10 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
     /** The version of the target settings ({@code target.*}) this class writes and the newest it reads. */
     public static final int TARGET_VERSION = 1;
 
+    /**
+     * @throws IllegalArgumentException on encoder sizes out of range, a missing head, trainer or target transform, or
+     *                                  a loss expression that does not parse (the message names the value)
+     */
     public ModelConfig {
         Checks.inRange("encoderLayers", encoderLayers, 2, 5);
         Checks.inRange("encoderWidth", encoderWidth, 1, 2048);

@@ -135,6 +135,7 @@ public final class RegressionModel {
         return new RegressionModel(config, inputWidth, type);
     }
 
+    /** {@return the configuration this model was created with (the fitted head spec after fit)} */
     public ModelConfig config() {
         return config;
     }
@@ -149,6 +150,7 @@ public final class RegressionModel {
         return head;
     }
 
+    /** {@return the MLP encoder} */
     public MlpEncoder encoder() {
         return encoder;
     }

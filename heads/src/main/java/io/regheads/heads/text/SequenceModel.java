@@ -64,14 +64,17 @@ public final class SequenceModel implements TrainableModel {
         this.params = Collections.unmodifiableList(p);
     }
 
+    /** {@return the sequence encoder} */
     public SequenceEncoder encoder() {
         return encoder;
     }
 
+    /** {@return the head} */
     public RegressionHead<?> head() {
         return head;
     }
 
+    /** {@return the training loss} */
     public Loss loss() {
         return loss;
     }

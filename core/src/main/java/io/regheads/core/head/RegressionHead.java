@@ -2,6 +2,7 @@ package io.regheads.core.head;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Points;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
@@ -105,7 +106,7 @@ public interface RegressionHead<C> {
             case MEAN -> d.mean();
             case MEDIAN -> d.median();
             case MODE, GREEDY -> d.mode();
-            case AUTO -> meanElseMedian(d);
+            case AUTO -> Points.meanElseMedian(d);
             default -> throw new IllegalStateException("unreachable: " + estimate);
         };
     }
@@ -154,19 +155,6 @@ public interface RegressionHead<C> {
      */
     default boolean generatesTokens() {
         return false;
-    }
-
-    /** The mean where it is finite, else the median, per row (the default {@link PointEstimate#AUTO}). */
-    private static double[] meanElseMedian(PredictiveDistribution d) {
-        double[] m = d.mean();
-        double[] median = null;
-        for (int r = 0; r < m.length; r++) {
-            if (!Double.isFinite(m[r])) {
-                median = median == null ? d.median() : median;
-                m[r] = median[r];
-            }
-        }
-        return m;
     }
 
     /**

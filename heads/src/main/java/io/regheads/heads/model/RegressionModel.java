@@ -19,6 +19,7 @@ import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
+import io.regheads.core.internal.Points;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.io.Settings;
 import io.regheads.core.loss.Loss;
@@ -620,7 +621,7 @@ public final class RegressionModel {
                 || estimate == PointEstimate.AUTO)) {
             // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
             PredictiveDistribution d = predict(x);
-            return estimate == PointEstimate.MODE ? d.mode() : meanElseMedian(d);
+            return estimate == PointEstimate.MODE ? d.mode() : Points.meanElseMedian(d);
         }
         Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
                 + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
@@ -649,19 +650,6 @@ public final class RegressionModel {
         MinMaxScaler unit = targetScaler.unit();
         double range = unit.range();
         return mapped(base, headScale() / range, (headShift() - unit.min()) / range);
-    }
-
-    /** The mean where it is finite, else the median, per row (AUTO on y's own distribution). */
-    private static double[] meanElseMedian(PredictiveDistribution d) {
-        double[] m = d.mean();
-        double[] median = null;
-        for (int r = 0; r < m.length; r++) {
-            if (!Double.isFinite(m[r])) {
-                median = median == null ? d.median() : median;
-                m[r] = median[r];
-            }
-        }
-        return m;
     }
 
     /**

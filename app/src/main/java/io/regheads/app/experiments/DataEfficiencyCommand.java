@@ -31,14 +31,8 @@ public final class DataEfficiencyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR", defaultValue = "datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}; airfoil is "
-                    + "also embedded).")
-    Path datasetsDir;
-
-    @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "airfoil",
-            description = "Datasets (default: ${DEFAULT-VALUE}).")
-    String datasets;
+    @CommandLine.Mixin
+    DatasetOptions datasetOptions;
 
     @Option(names = "--sizes", paramLabel = "LIST", defaultValue = "10,30,100,300,1000,3000,10000",
             description = "Training-set sizes (default: ${DEFAULT-VALUE}; capped at the dataset's training rows).")
@@ -73,8 +67,7 @@ public final class DataEfficiencyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<InputData> data = Experiments.parseNames("--datasets", datasets).stream()
-                .map(n -> Experiments.dataset(datasetsDir, n)).toList();
+        List<InputData> data = datasetOptions.load();
         DataEfficiencyExperiment.Config c = new DataEfficiencyExperiment.Config(data,
                 Experiments.parseInts("--sizes", sizes), Experiments.parseNames("--heads", heads), test, epochs, width,
                 runs, seed);

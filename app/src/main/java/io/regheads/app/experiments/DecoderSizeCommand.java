@@ -33,14 +33,8 @@ public final class DecoderSizeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR", defaultValue = "datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}; airfoil is "
-                    + "also embedded).")
-    Path datasetsDir;
-
-    @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "airfoil",
-            description = "Datasets (default: ${DEFAULT-VALUE}).")
-    String datasets;
+    @CommandLine.Mixin
+    DatasetOptions datasetOptions;
 
     @Option(names = "--folds", paramLabel = "LIST", defaultValue = "0",
             description = "Test folds, e.g. 0-2 (default: ${DEFAULT-VALUE}).")
@@ -79,8 +73,7 @@ public final class DecoderSizeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<InputData> data = Experiments.parseNames("--datasets", datasets).stream()
-                .map(n -> Experiments.dataset(datasetsDir, n)).toList();
+        List<InputData> data = datasetOptions.load();
         int[] fs = InputData.parseFolds(folds, data.get(0).folds().count());
         List<Integer> b = Experiments.parseInts("--base", base);
         if (b.size() != 3) {

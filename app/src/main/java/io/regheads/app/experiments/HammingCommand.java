@@ -34,14 +34,8 @@ public final class HammingCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR", defaultValue = "datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}; airfoil is "
-                    + "also embedded).")
-    Path datasetsDir;
-
-    @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "airfoil",
-            description = "Datasets (default: ${DEFAULT-VALUE}).")
-    String datasets;
+    @CommandLine.Mixin
+    DatasetOptions datasetOptions;
 
     @Option(names = "--bits", paramLabel = "K", defaultValue = "8", description = "Bits K (default: ${DEFAULT-VALUE}).")
     int bits;
@@ -87,8 +81,7 @@ public final class HammingCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<InputData> data = Experiments.parseNames("--datasets", datasets).stream()
-                .map(n -> Experiments.dataset(datasetsDir, n)).toList();
+        List<InputData> data = datasetOptions.load();
         HammingExperiment.Config c = new HammingExperiment.Config(data, bits, train, test, maxSamples, replicates, epochs, patience, width,
                 runs,
                 seed);

@@ -33,14 +33,8 @@ public final class RepeatMeanCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--datasets-dir", paramLabel = "DIR", defaultValue = "datasets",
-            description = "Folder with <name>.csv and splits/<name>/fold.txt (default: ${DEFAULT-VALUE}; airfoil is "
-                    + "also embedded).")
-    Path datasetsDir;
-
-    @Option(names = "--datasets", paramLabel = "LIST", defaultValue = "airfoil",
-            description = "Datasets (default: ${DEFAULT-VALUE}).")
-    String datasets;
+    @CommandLine.Mixin
+    DatasetOptions datasetOptions;
 
     @Option(names = "--repeats", paramLabel = "LIST", defaultValue = "1,2,3",
             description = "Repetition counts r (default: ${DEFAULT-VALUE}).")
@@ -87,8 +81,7 @@ public final class RepeatMeanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<InputData> data = Experiments.parseNames("--datasets", datasets).stream()
-                .map(n -> Experiments.dataset(datasetsDir, n)).toList();
+        List<InputData> data = datasetOptions.load();
         List<Integer> bem = Experiments.parseInts("--tokens", tokens);
         if (bem.size() != 3) {
             throw new IllegalArgumentException("--tokens must be base,exponent digits,mantissa digits such as 10,1,3, got '"

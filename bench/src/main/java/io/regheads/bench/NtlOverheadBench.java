@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Dorg.bytedeco.javacpp.maxbytes=10G",
-    "-Dorg.bytedeco.javacpp.maxphysicalbytes=14G"})
+    "-Dorg.bytedeco.javacpp.maxphysicalbytes=14G", "--add-modules", "jdk.incubator.vector"})
 public class NtlOverheadBench extends BenchmarkBase {
     static final int BATCH = 32;
     static final int POSITIONS = 512;

@@ -31,6 +31,10 @@ package io.regheads.core.internal;
  * entry is); for a NaN they return an unspecified value. The scalar {@link #exp(float)} and {@link #exp(double)}
  * return NaN for NaN. Results are deterministic: the same inputs give the same bits, vectorised or not (every
  * operation is an IEEE operation on one element, in a fixed order).
+ *
+ * <p><b>SIMD.</b> Where the JVM runs with the JDK's incubating Vector API ({@code --add-modules
+ * jdk.incubator.vector}; see {@link Simd}), {@link #expShifted} runs the same operations in SIMD lanes
+ * ({@code SimdKernels}), including the exponent-bit step that C2 does not vectorise: the same bits, faster.
  */
 public final class FastExp {
     private FastExp() {}
@@ -48,17 +52,37 @@ public final class FastExp {
     /** Stated bound on the relative error for double arguments in [-708, 709]. */
     public static final double DOUBLE_MAX_RELATIVE_ERROR = 4.5e-16;
 
-    private static final float F_LOG2E = 1.44269504088896341f;
+    static final float F_LOG2E = 1.44269504088896341f;
     /** ln 2 = F_LN2_HI + F_LN2_LO, F_LN2_HI with 9 significant bits (n F_LN2_HI exact for |n| < 2^15). */
-    private static final float F_LN2_HI = 0.693359375f;
-    private static final float F_LN2_LO = -2.12194440e-4f;
-    private static final float F_MAGIC = 0x1.8p23f;
+    static final float F_LN2_HI = 0.693359375f;
+    static final float F_LN2_LO = -2.12194440e-4f;
+    static final float F_MAGIC = 0x1.8p23f;
+    /** Cephes' expf polynomial, highest degree first: {@code e^f = 1 + f + f^2 P5(f)}. */
+    static final float F_P0 = 1.9875691500e-4f;
+    static final float F_P1 = 1.3981999507e-3f;
+    static final float F_P2 = 8.3334519073e-3f;
+    static final float F_P3 = 4.1665795894e-2f;
+    static final float F_P4 = 1.6666665459e-1f;
+    static final float F_P5 = 5.0000001201e-1f;
 
-    private static final double D_LOG2E = 1.4426950408889634;
+    static final double D_LOG2E = 1.4426950408889634;
     /** fdlibm's split of ln 2: the high part has 32 trailing zero bits, so n D_LN2_HI is exact for |n| < 2^21. */
-    private static final double D_LN2_HI = 6.93147180369123816490e-01;
-    private static final double D_LN2_LO = 1.90821492927058770002e-10;
-    private static final double D_MAGIC = 0x1.8p52;
+    static final double D_LN2_HI = 6.93147180369123816490e-01;
+    static final double D_LN2_LO = 1.90821492927058770002e-10;
+    static final double D_MAGIC = 0x1.8p52;
+    /** Taylor coefficients 1/13! ... 1/2!, highest degree first: {@code e^f = 1 + f + f^2 P11(f)}. */
+    static final double D_P0 = 1.0 / 6227020800.0;
+    static final double D_P1 = 1.0 / 479001600.0;
+    static final double D_P2 = 1.0 / 39916800.0;
+    static final double D_P3 = 1.0 / 3628800.0;
+    static final double D_P4 = 1.0 / 362880.0;
+    static final double D_P5 = 1.0 / 40320.0;
+    static final double D_P6 = 1.0 / 5040.0;
+    static final double D_P7 = 1.0 / 720.0;
+    static final double D_P8 = 1.0 / 120.0;
+    static final double D_P9 = 1.0 / 24.0;
+    static final double D_P10 = 1.0 / 6.0;
+    static final double D_P11 = 0.5;
 
     // ------------------------------------------------------------------ float
 
@@ -81,12 +105,12 @@ public final class FastExp {
     private static float poly(float d, float m) {
         float n = m - F_MAGIC;
         float f = d - n * F_LN2_HI - n * F_LN2_LO;
-        float p = 1.9875691500e-4f;
-        p = p * f + 1.3981999507e-3f;
-        p = p * f + 8.3334519073e-3f;
-        p = p * f + 4.1665795894e-2f;
-        p = p * f + 1.6666665459e-1f;
-        p = p * f + 5.0000001201e-1f;
+        float p = F_P0;
+        p = p * f + F_P1;
+        p = p * f + F_P2;
+        p = p * f + F_P3;
+        p = p * f + F_P4;
+        p = p * f + F_P5;
         return p * f * f + f + 1f;
     }
 
@@ -110,10 +134,16 @@ public final class FastExp {
     }
 
     /**
-     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}; {@code scratch} receives the carriers. All three
-     * arrays are indexed alike; {@code y} may not alias {@code x}, {@code scratch} may be {@code x} (then overwritten).
+     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, bit for bit as {@link #exp(float)} of {@code
+     * x[i] - shift} (NaN arguments aside); in SIMD lanes when {@link Simd#enabled()}, else in the two passes above.
+     * {@code scratch} receives the carriers of the scalar passes. All three arrays are indexed alike; {@code y} may
+     * not alias {@code x}, {@code scratch} may be {@code x} (then overwritten).
      */
     public static void expShifted(float[] x, float shift, float[] y, float[] scratch, int from, int to) {
+        if (Simd.enabled()) {
+            SimdKernels.expShifted(x, shift, y, from, to);
+            return;
+        }
         prepare(x, shift, y, scratch, from, to);
         for (int i = from; i < to; i++) {
             y[i] = finish(y[i], scratch[i]);
@@ -135,18 +165,18 @@ public final class FastExp {
     private static double poly(double d, double m) {
         double n = m - D_MAGIC;
         double f = d - n * D_LN2_HI - n * D_LN2_LO;
-        double p = 1.0 / 6227020800.0; // 1/13!
-        p = p * f + 1.0 / 479001600.0;
-        p = p * f + 1.0 / 39916800.0;
-        p = p * f + 1.0 / 3628800.0;
-        p = p * f + 1.0 / 362880.0;
-        p = p * f + 1.0 / 40320.0;
-        p = p * f + 1.0 / 5040.0;
-        p = p * f + 1.0 / 720.0;
-        p = p * f + 1.0 / 120.0;
-        p = p * f + 1.0 / 24.0;
-        p = p * f + 1.0 / 6.0;
-        p = p * f + 0.5;
+        double p = D_P0;
+        p = p * f + D_P1;
+        p = p * f + D_P2;
+        p = p * f + D_P3;
+        p = p * f + D_P4;
+        p = p * f + D_P5;
+        p = p * f + D_P6;
+        p = p * f + D_P7;
+        p = p * f + D_P8;
+        p = p * f + D_P9;
+        p = p * f + D_P10;
+        p = p * f + D_P11;
         return p * f * f + f + 1.0;
     }
 
@@ -166,16 +196,31 @@ public final class FastExp {
     }
 
     /**
-     * {@code y[i] = exp(x[i] - shift)} for i in {@code [0, n)} and returns their sum (accumulated in order, in
-     * double). {@code scratch} receives the carriers; all arrays are indexed alike; {@code x} is left unchanged.
+     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, bit for bit as {@link #exp(double)} of {@code
+     * x[i] - shift} (NaN arguments aside); in SIMD lanes when {@link Simd#enabled()}. As {@link
+     * #expShifted(float[], float, float[], float[], int, int)} otherwise.
+     */
+    public static void expShifted(double[] x, double shift, double[] y, double[] scratch, int from, int to) {
+        if (Simd.enabled()) {
+            SimdKernels.expShifted(x, shift, y, from, to);
+            return;
+        }
+        prepare(x, shift, y, scratch, from, to);
+        for (int i = from; i < to; i++) {
+            y[i] = finish(y[i], scratch[i]);
+        }
+    }
+
+    /**
+     * {@code y[i] = exp(x[i] - shift)} for i in {@code [0, n)} (as {@link #expShifted(double[], double, double[],
+     * double[], int, int)}) and returns their sum, accumulated in order, in double (so the same bits with SIMD or
+     * without). {@code scratch} receives the carriers; all arrays are indexed alike; {@code x} is left unchanged.
      */
     public static double expShiftedSum(double[] x, double shift, double[] y, double[] scratch, int n) {
-        prepare(x, shift, y, scratch, 0, n);
+        expShifted(x, shift, y, scratch, 0, n);
         double s = 0;
         for (int i = 0; i < n; i++) {
-            double e = finish(y[i], scratch[i]);
-            y[i] = e;
-            s += e;
+            s += y[i];
         }
         return s;
     }

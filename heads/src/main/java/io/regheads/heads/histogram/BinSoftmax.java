@@ -1,6 +1,7 @@
 package io.regheads.heads.histogram;
 
 import io.regheads.core.internal.FastExp;
+import io.regheads.core.internal.Simd;
 
 /**
  * Row softmax of a chunk of logits {@code z [b, n]} plus a bias {@code [n]} straight into the columns of a {@link
@@ -8,10 +9,12 @@ import io.regheads.core.internal.FastExp;
  * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
  *
  * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
- * (vectorised), the maximum of {@code l} (eight partial maxima, scalar); the exponentials' vectorised pass ({@link
+ * (vectorised), its maximum and minimum ({@link Simd}); the exponentials' vectorised pass ({@link
  * FastExp#prepare}: the arrays are indexed alike, which is what C2 needs to vectorise); one scalar pass
  * that finishes them, stores them as doubles and adds them and their {@code values}-weighted sum in double (four
- * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
+ * partial sums each); and a vectorised multiplication by the reciprocal of the sum. With {@link Simd#enabled()}
+ * the exponentials are finished in SIMD lanes ({@link FastExp#expShifted}) and the scalar pass only converts and
+ * adds: the same bits either way. Float logits use the float
  * kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87
  * below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing), double logits the double
  * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
@@ -50,67 +53,68 @@ final class BinSoftmax {
      */
     static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
             int first, Fallback fallback) {
+        rows(z, bias, b, n, values, probs, means, first, fallback, Simd.enabled());
+    }
+
+    /** As above, with the exponentials finished in SIMD lanes or not (the same bits: the tests compare both). */
+    static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
+            int first, Fallback fallback, boolean simd) {
         float[] row = new float[n]; // l_r, then the carriers
-        float[] poly = new float[n];
+        float[] poly = new float[n]; // the polynomials, or the exponentials (SIMD)
         for (int r = 0; r < b; r++) {
-            System.arraycopy(z, r * n, row, 0, n);
-            for (int j = 0; j < n; j++) { // indexed alike: vectorised
-                row[j] += bias[j];
-            }
-            float max = max(row, n);
-            if (!(max - min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
+            Simd.add(z, r * n, bias, row, n);
+            float max = Simd.max(row, n);
+            if (!(max - Simd.min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
                 fallback.row(r);
                 continue;
             }
-            FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
-            finish(poly, row, n, values, probs, means, first + r);
+            if (simd) {
+                FastExp.expShifted(row, max, poly, row, 0, n); // poly: the exponentials, in SIMD lanes
+                sums(poly, n, values, probs, means, first + r);
+            } else {
+                FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
+                finish(poly, row, n, values, probs, means, first + r);
+            }
         }
     }
 
-    /** The smallest of {@code x[0, n)} (NaN if any is NaN), with eight partial minima. */
-    static float min(float[] x, int n) {
-        float a0 = Float.POSITIVE_INFINITY;
-        float a1 = a0;
-        float a2 = a0;
-        float a3 = a0;
+    /** As {@link #finish} from exponentials already finished: the same sums in the same order, so the same bits. */
+    private static void sums(float[] exps, int n, double[] values, double[] probs, double[] means, int row) {
+        int o = row * n;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        double m0 = 0;
+        double m1 = 0;
+        double m2 = 0;
+        double m3 = 0;
         int j = 0;
         for (; j + 3 < n; j += 4) {
-            a0 = Math.min(a0, x[j]);
-            a1 = Math.min(a1, x[j + 1]);
-            a2 = Math.min(a2, x[j + 2]);
-            a3 = Math.min(a3, x[j + 3]);
+            double e0 = exps[j];
+            double e1 = exps[j + 1];
+            double e2 = exps[j + 2];
+            double e3 = exps[j + 3];
+            probs[o + j] = e0;
+            probs[o + j + 1] = e1;
+            probs[o + j + 2] = e2;
+            probs[o + j + 3] = e3;
+            s0 += e0;
+            s1 += e1;
+            s2 += e2;
+            s3 += e3;
+            m0 += e0 * values[j];
+            m1 += e1 * values[j + 1];
+            m2 += e2 * values[j + 2];
+            m3 += e3 * values[j + 3];
         }
         for (; j < n; j++) {
-            a0 = Math.min(a0, x[j]);
+            double e0 = exps[j];
+            probs[o + j] = e0;
+            s0 += e0;
+            m0 += e0 * values[j];
         }
-        return Math.min(Math.min(a0, a1), Math.min(a2, a3));
-    }
-
-    /** The largest of {@code x[0, n)} (NaN if any is NaN), with eight partial maxima. */
-    static float max(float[] x, int n) {
-        float a0 = Float.NEGATIVE_INFINITY;
-        float a1 = a0;
-        float a2 = a0;
-        float a3 = a0;
-        float a4 = a0;
-        float a5 = a0;
-        float a6 = a0;
-        float a7 = a0;
-        int j = 0;
-        for (; j + 7 < n; j += 8) {
-            a0 = Math.max(a0, x[j]);
-            a1 = Math.max(a1, x[j + 1]);
-            a2 = Math.max(a2, x[j + 2]);
-            a3 = Math.max(a3, x[j + 3]);
-            a4 = Math.max(a4, x[j + 4]);
-            a5 = Math.max(a5, x[j + 5]);
-            a6 = Math.max(a6, x[j + 6]);
-            a7 = Math.max(a7, x[j + 7]);
-        }
-        for (; j < n; j++) {
-            a0 = Math.max(a0, x[j]);
-        }
-        return Math.max(Math.max(Math.max(a0, a1), Math.max(a2, a3)), Math.max(Math.max(a4, a5), Math.max(a6, a7)));
+        normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
     }
 
     private static void finish(float[] poly, float[] carrier, int n, double[] values, double[] probs, double[] means,
@@ -170,12 +174,12 @@ final class BinSoftmax {
                 fallback.row(r);
                 continue;
             }
-            FastExp.prepare(row, max, poly, row, 0, n);
+            FastExp.expShifted(row, max, poly, row, 0, n); // poly: the exponentials
             int o = (first + r) * n;
             double s = 0;
             double m = 0;
             for (int j = 0; j < n; j++) {
-                double e = FastExp.finish(poly[j], row[j]);
+                double e = poly[j];
                 probs[o + j] = e;
                 s += e;
                 m += e * values[j];

@@ -271,10 +271,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                         scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
                     }
                 }
-                FastExp.prepare(logit, 0.0, e, carrier, 0, b * k);
-                for (int i = 0; i < b * k; i++) {
-                    e[i] = FastExp.finish(e[i], carrier[i]);
-                }
+                FastExp.expShifted(logit, 0.0, e, carrier, 0, b * k);
                 FastExp.prepare(scale, 0.0, logit, carrier, 0, b * k); // logit := polynomials of exp(min(s, 0))
                 for (int i = 0; i < b; i++) {
                     int r = i * 3 * k;

@@ -1,0 +1,101 @@
+package io.regheads.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SimdTest {
+
+    /** The tests run with {@code --add-modules jdk.incubator.vector}: the SIMD kernels must then be on. */
+    @Test
+    void simdIsOnWhereTheModuleIs() {
+        boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+        boolean off = "false".equalsIgnoreCase(System.getProperty(Simd.PROPERTY));
+        assertEquals(module && !off, Simd.enabled(), "module present: " + module + ", property off: " + off);
+    }
+
+    /** Every length from 0 to a few vectors, so both the lanes and the scalar tail are covered. */
+    @Test
+    void exponentialsAreTheScalarBitsAtEveryLength() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int n = 0; n <= 70; n++) {
+            float[] x = new float[n + 3];
+            double[] xd = new double[n + 3];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) (rnd.nextDouble(-100, 100));
+                xd[i] = rnd.nextDouble(-800, 800);
+            }
+            if (n > 4) { // the clamps' ends and values around them
+                x[1] = -87f;
+                x[2] = 88f;
+                x[3] = Float.NEGATIVE_INFINITY;
+                xd[1] = -708;
+                xd[2] = 709;
+                xd[3] = Double.NEGATIVE_INFINITY;
+            }
+            float[] y = new float[n + 3];
+            double[] yd = new double[n + 3];
+            FastExp.expShifted(x, 1.25f, y, new float[n + 3], 2, n + 2); // an offset range
+            FastExp.expShifted(xd, 1.25, yd, new double[n + 3], 2, n + 2);
+            for (int i = 2; i < n + 2; i++) {
+                assertEquals(Float.floatToRawIntBits(FastExp.exp(x[i] - 1.25f)), Float.floatToRawIntBits(y[i]),
+                        "float, length " + n + ", element " + i + " = " + x[i]);
+                assertEquals(Double.doubleToRawLongBits(FastExp.exp(xd[i] - 1.25)), Double.doubleToRawLongBits(yd[i]),
+                        "double, length " + n + ", element " + i + " = " + xd[i]);
+            }
+            assertEquals(0f, y[0] + y[1] + y[n + 2], "outside the range: untouched");
+            assertEquals(0.0, yd[0] + yd[1] + yd[n + 2], "outside the range: untouched");
+        }
+    }
+
+    /** max, min and add against plain loops, with NaN, infinities and signed zeros at every position. */
+    @Test
+    void reductionsFollowMathMaxAndMin() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        float[] specials = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0.0f, 0.0f};
+        for (int n = 0; n <= 40; n++) {
+            for (int at = -1; at < n; at++) {
+                for (float special : specials) {
+                    float[] x = new float[n];
+                    for (int i = 0; i < n; i++) {
+                        x[i] = (float) rnd.nextDouble(-1, 1);
+                    }
+                    if (at >= 0) {
+                        x[at] = special;
+                    }
+                    float max = Float.NEGATIVE_INFINITY;
+                    float min = Float.POSITIVE_INFINITY;
+                    for (float v : x) {
+                        max = Math.max(max, v);
+                        min = Math.min(min, v);
+                    }
+                    String where = "length " + n + ", " + special + " at " + at;
+                    assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits(Simd.max(x, n)), where);
+                    assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits(Simd.min(x, n)), where);
+                    assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits(Simd.maxScalar(x, n)), where);
+                    assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits(Simd.minScalar(x, n)), where);
+                    if (special != special) {
+                        break; // NaN once per position is enough
+                    }
+                }
+            }
+            float[] a = new float[n + 5];
+            float[] b = new float[n];
+            float[] out = new float[n];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = (float) rnd.nextGaussian();
+            }
+            for (int i = 0; i < n; i++) {
+                b[i] = (float) rnd.nextGaussian();
+            }
+            Simd.add(a, 5, b, out, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(a[5 + i] + b[i], out[i]);
+            }
+        }
+        assertTrue(Simd.max(new float[] {-0.0f, 0.0f}, 2) == 0.0f
+                && Float.floatToRawIntBits(Simd.max(new float[] {-0.0f, 0.0f}, 2)) == 0, "+0 above -0");
+    }
+}

@@ -1,6 +1,8 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.internal.Checks;
 import io.regheads.heads.model.RegressionModel;
 import java.io.BufferedWriter;
@@ -30,7 +32,11 @@ import picocli.CommandLine.Option;
  * the training file's order (the model file does not store column names); their count must be the model's input
  * width.
  *
- * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; numbers with {@code --digits}
+ * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; for a model that learned NaN
+ * and infinite targets (a decoder with special tokens) also {@code p_nan,p_posinf,p_neginf}, the probabilities of
+ * those outcomes (mean, median and quantiles then describe the finite part), and with {@code --target} the column
+ * {@code log_likelihood} instead of {@code log_density}: the log density of a finite y plus {@code log P(finite)},
+ * {@code log P(NaN)} or {@code log P(+-Inf)} for a NaN or infinite y ({@code SpecialValues#logLikelihood}); numbers with {@code --digits}
  * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). Example: {@code regheads predict --model m.rgh
  * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
  *
@@ -109,7 +115,9 @@ final class PredictCommand implements Callable<Integer> {
             Checks.require(features == m.inputWidth(), "%s has %d feature columns (%s), the model takes %d%s", data,
                     features, String.join(",", header), m.inputWidth(),
                     target == null ? "; name the target column with --target to leave it out" : "");
-            w.write(outputHeader(levels, targetCol >= 0));
+            boolean special = m.config().head().representsNonFinite()
+                    && m.targetScaler().transform() != TargetTransform.LOG;
+            w.write(outputHeader(levels, targetCol >= 0, special));
             w.newLine();
             double[][] cells = new double[chunk][header.size()];
             double[][] x = new double[chunk][features];
@@ -133,11 +141,18 @@ final class PredictCommand implements Callable<Integer> {
                 PredictiveDistribution d = m.predict(xs);
                 double[] mean = d.mean();
                 double[][] q = d.quantiles(all);
-                double[] logp = targetCol >= 0 ? d.logDensity(n == chunk ? y : java.util.Arrays.copyOf(y, n)) : null;
+                double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
+                SpecialValues sv = special ? (SpecialValues) d : null;
+                double[] logp = targetCol < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
+                double[][] p = special ? new double[][] {sv.probabilityNaN(), sv.probabilityPositiveInfinity(),
+                    sv.probabilityNegativeInfinity()} : new double[0][];
                 sb.setLength(0);
                 for (int i = 0; i < n; i++) {
                     number(sb, mean[i]);
                     for (double[] col : q) {
+                        number(sb.append(','), col[i]);
+                    }
+                    for (double[] col : p) {
                         number(sb.append(','), col[i]);
                     }
                     if (logp != null) {
@@ -178,14 +193,20 @@ final class PredictCommand implements Callable<Integer> {
         }
     }
 
-    /** The output header: {@code mean,median,q<level>...[,log_density]}. */
-    static String outputHeader(double[] levels, boolean logDensity) {
+    /**
+     * The output header: {@code mean,median,q<level>...[,log_density]}, or with special values {@code
+     * mean,median,q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
+     */
+    static String outputHeader(double[] levels, boolean target, boolean special) {
         StringBuilder h = new StringBuilder("mean,median");
         for (double l : levels) {
             h.append(",q").append(l);
         }
-        if (logDensity) {
-            h.append(",log_density");
+        if (special) {
+            h.append(",p_nan,p_posinf,p_neginf");
+        }
+        if (target) {
+            h.append(special ? ",log_likelihood" : ",log_density");
         }
         return h.toString();
     }

@@ -103,6 +103,12 @@ final class TrainCommand implements Callable<Integer> {
             trainer = trainer.withPatience(patience);
         }
         HeadSpec headSpec = preset.spec().get();
+        long nonFinite = java.util.Arrays.stream(d.y()).filter(v -> !Double.isFinite(v)).count();
+        if (nonFinite > 0) { // as compare: only a head with NaN/+-Inf tokens can learn them
+            headSpec = headSpec.learningNonFinite();
+            Checks.require(headSpec.representsNonFinite(), "--head %s cannot learn NaN or infinite targets (%s has %d); "
+                    + "only a decoder with special tokens can (unnormalized-decoder)", preset.name(), data, nonFinite);
+        }
         HeadRun.LossChoice lossChoice = HeadRun.chooseLoss(headSpec, loss, d.features());
         ModelConfig config = ModelConfig.defaults(headSpec).withLoss(lossChoice.loss()).withTrainer(trainer);
         RegressionModel m = RegressionModel.create(config, d.features());

@@ -65,6 +65,55 @@ class TrainPredictCommandTest {
         }
     }
 
+    /**
+     * Targets with NaN and infinities: {@code train} gives the unnormalized decoder its special tokens (and refuses a
+     * head without them, naming the count), {@code predict} writes P(NaN), P(+Inf), P(-Inf) and the mixed
+     * log-likelihood, equal to what the loaded model gives in-process.
+     */
+    @Test
+    void nonFiniteTargetsGetTheirProbabilityColumns() throws IOException {
+        StringBuilder sb = new StringBuilder("x1,x2,y\n");
+        for (int i = 0; i < 120; i++) {
+            double x1 = (double) i / 120;
+            String y = i % 10 == 3 ? "NaN" : i % 20 == 7 ? "Infinity" : i % 20 == 17 ? "-Infinity"
+                    : String.format(java.util.Locale.ROOT, "%.6f", 3 * x1 + 0.1 * Math.sin(i));
+            sb.append(String.format(java.util.Locale.ROOT, "%.6f,%.6f,%s%n", x1, ((7 * i) % 11) / 11.0, y));
+        }
+        Path train = tmp.resolve("special.csv");
+        Files.writeString(train, sb.toString());
+        Path model = tmp.resolve("special.rgh");
+        CliTestSupport.Run refused = CliTestSupport.run("train", "--data", train.toString(), "--head", "histogram",
+                "--epochs", "1", "--save", model.toString(), "--quiet");
+        assertOneLineError(refused, "--head histogram cannot learn NaN or infinite targets");
+        assertFalse(Files.exists(model));
+        CliTestSupport.Run t = CliTestSupport.run("train", "--data", train.toString(), "--head", "unnormalized-decoder",
+                "--epochs", "2", "--save", model.toString(), "--quiet");
+        assertEquals(0, t.exit(), t.err());
+        Path out = tmp.resolve("special-predictions.csv");
+        CliTestSupport.Run p = CliTestSupport.run("predict", "--model", model.toString(), "--data", train.toString(),
+                "--out", out.toString(), "--quantiles", "none", "--target", "y", "--chunk", "50", "--digits", "17",
+                "--quiet");
+        assertEquals(0, p.exit(), p.err());
+        List<String> lines = Files.readAllLines(out);
+        assertEquals("mean,median,p_nan,p_posinf,p_neginf,log_likelihood", lines.get(0));
+        Dataset d = CsvLoader.load(train, "y");
+        RegressionModel m = RegressionModel.load(model);
+        io.regheads.core.dist.SpecialValues sv = (io.regheads.core.dist.SpecialValues) m.predict(d.x());
+        double[][] expected = {sv.probabilityNaN(), sv.probabilityPositiveInfinity(), sv.probabilityNegativeInfinity(),
+            m.logLikelihood(d.x(), d.y())};
+        double nanMass = 0;
+        for (int i = 0; i < 120; i++) {
+            String[] c = lines.get(i + 1).split(",");
+            for (int k = 0; k < 4; k++) {
+                double e = expected[k][i];
+                assertEquals(e, Double.parseDouble(c[k + 2]), 1e-6 * Math.max(1, Math.abs(e)), "row " + i + ", column " + k);
+            }
+            assertTrue(Double.isFinite(Double.parseDouble(c[5])), "log-likelihood of row " + i + ": " + c[5]);
+            nanMass += expected[0][i];
+        }
+        assertTrue(nanMass > 0, "the decoder puts some mass on NaN after training on 10% NaN");
+    }
+
     /** A training that diverges is exit code 1 with the trainer's reason on one line, and no model file. */
     @Test
     void aFailedTrainingSavesNothingAndExitsWithOne() throws IOException {

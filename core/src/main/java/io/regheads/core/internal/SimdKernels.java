@@ -45,54 +45,137 @@ final class SimdKernels {
         return max(x, n) == Simd.maxScalar(x, n) && min(x, n) == Simd.minScalar(x, n);
     }
 
-    /** {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(float)} does it. */
+    /**
+     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(float)} does it. Two
+     * vectors per step, written out: besides the instruction-level parallelism this keeps the method's bytecode above
+     * C2's inlining limit for hot callees, so it is always compiled on its own. Inlined into a large caller, C2 (JDK
+     * 17) was seen to give up on the reinterpretation intrinsic of the exponent step, and the boxed vectors made the
+     * kernel slower than the scalar code.
+     */
     static void expShifted(float[] x, float shift, float[] y, int from, int to) {
+        int len = F.length();
         int i = from;
-        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
-            FloatVector d = FloatVector.fromArray(F, x, i).sub(shift)
+        for (int bound = to - 2 * len; i <= bound; i += 2 * len) {
+            FloatVector d0 = FloatVector.fromArray(F, x, i).sub(shift)
                     .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
-            FloatVector m = d.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
-            FloatVector n = m.sub(FastExp.F_MAGIC);
-            FloatVector f = d.sub(n.mul(FastExp.F_LN2_HI)).sub(n.mul(FastExp.F_LN2_LO));
-            FloatVector p = FloatVector.broadcast(F, FastExp.F_P0);
-            p = p.mul(f).add(FastExp.F_P1);
-            p = p.mul(f).add(FastExp.F_P2);
-            p = p.mul(f).add(FastExp.F_P3);
-            p = p.mul(f).add(FastExp.F_P4);
-            p = p.mul(f).add(FastExp.F_P5);
-            p = p.mul(f).mul(f).add(f).add(1f);
-            IntVector bits = p.reinterpretAsInts().add(m.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23));
-            bits.reinterpretAsFloats().intoArray(y, i);
+            FloatVector m0 = d0.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
+            FloatVector n0 = m0.sub(FastExp.F_MAGIC);
+            FloatVector f0 = d0.sub(n0.mul(FastExp.F_LN2_HI)).sub(n0.mul(FastExp.F_LN2_LO));
+            FloatVector p0 = FloatVector.broadcast(F, FastExp.F_P0);
+            p0 = p0.mul(f0).add(FastExp.F_P1);
+            p0 = p0.mul(f0).add(FastExp.F_P2);
+            p0 = p0.mul(f0).add(FastExp.F_P3);
+            p0 = p0.mul(f0).add(FastExp.F_P4);
+            p0 = p0.mul(f0).add(FastExp.F_P5);
+            p0 = p0.mul(f0).mul(f0).add(f0).add(1f);
+            p0.reinterpretAsInts().add(m0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
+                    .reinterpretAsFloats().intoArray(y, i);
+            FloatVector d1 = FloatVector.fromArray(F, x, i + len).sub(shift)
+                    .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+            FloatVector m1 = d1.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
+            FloatVector n1 = m1.sub(FastExp.F_MAGIC);
+            FloatVector f1 = d1.sub(n1.mul(FastExp.F_LN2_HI)).sub(n1.mul(FastExp.F_LN2_LO));
+            FloatVector p1 = FloatVector.broadcast(F, FastExp.F_P0);
+            p1 = p1.mul(f1).add(FastExp.F_P1);
+            p1 = p1.mul(f1).add(FastExp.F_P2);
+            p1 = p1.mul(f1).add(FastExp.F_P3);
+            p1 = p1.mul(f1).add(FastExp.F_P4);
+            p1 = p1.mul(f1).add(FastExp.F_P5);
+            p1 = p1.mul(f1).mul(f1).add(f1).add(1f);
+            p1.reinterpretAsInts().add(m1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
+                    .reinterpretAsFloats().intoArray(y, i + len);
+        }
+        for (int bound = to - len; i <= bound; i += len) {
+            FloatVector d0 = FloatVector.fromArray(F, x, i).sub(shift)
+                    .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+            FloatVector m0 = d0.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
+            FloatVector n0 = m0.sub(FastExp.F_MAGIC);
+            FloatVector f0 = d0.sub(n0.mul(FastExp.F_LN2_HI)).sub(n0.mul(FastExp.F_LN2_LO));
+            FloatVector p0 = FloatVector.broadcast(F, FastExp.F_P0);
+            p0 = p0.mul(f0).add(FastExp.F_P1);
+            p0 = p0.mul(f0).add(FastExp.F_P2);
+            p0 = p0.mul(f0).add(FastExp.F_P3);
+            p0 = p0.mul(f0).add(FastExp.F_P4);
+            p0 = p0.mul(f0).add(FastExp.F_P5);
+            p0 = p0.mul(f0).mul(f0).add(f0).add(1f);
+            p0.reinterpretAsInts().add(m0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
+                    .reinterpretAsFloats().intoArray(y, i);
         }
         for (; i < to; i++) {
             y[i] = FastExp.exp(x[i] - shift);
         }
     }
 
-    /** {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(double)} does it. */
+    /**
+     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(double)} does it; two
+     * vectors per step, written out, for the reason given at the float kernel.
+     */
     static void expShifted(double[] x, double shift, double[] y, int from, int to) {
+        int len = D.length();
         int i = from;
-        for (int bound = from + D.loopBound(to - from); i < bound; i += D.length()) {
-            DoubleVector d = DoubleVector.fromArray(D, x, i).sub(shift)
+        for (int bound = to - 2 * len; i <= bound; i += 2 * len) {
+            DoubleVector d0 = DoubleVector.fromArray(D, x, i).sub(shift)
                     .max(FastExp.DOUBLE_MIN_ARG).min(FastExp.DOUBLE_MAX_ARG);
-            DoubleVector m = d.mul(FastExp.D_LOG2E).add(FastExp.D_MAGIC);
-            DoubleVector n = m.sub(FastExp.D_MAGIC);
-            DoubleVector f = d.sub(n.mul(FastExp.D_LN2_HI)).sub(n.mul(FastExp.D_LN2_LO));
-            DoubleVector p = DoubleVector.broadcast(D, FastExp.D_P0);
-            p = p.mul(f).add(FastExp.D_P1);
-            p = p.mul(f).add(FastExp.D_P2);
-            p = p.mul(f).add(FastExp.D_P3);
-            p = p.mul(f).add(FastExp.D_P4);
-            p = p.mul(f).add(FastExp.D_P5);
-            p = p.mul(f).add(FastExp.D_P6);
-            p = p.mul(f).add(FastExp.D_P7);
-            p = p.mul(f).add(FastExp.D_P8);
-            p = p.mul(f).add(FastExp.D_P9);
-            p = p.mul(f).add(FastExp.D_P10);
-            p = p.mul(f).add(FastExp.D_P11);
-            p = p.mul(f).mul(f).add(f).add(1.0);
-            LongVector bits = p.reinterpretAsLongs().add(m.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52));
-            bits.reinterpretAsDoubles().intoArray(y, i);
+            DoubleVector m0 = d0.mul(FastExp.D_LOG2E).add(FastExp.D_MAGIC);
+            DoubleVector n0 = m0.sub(FastExp.D_MAGIC);
+            DoubleVector f0 = d0.sub(n0.mul(FastExp.D_LN2_HI)).sub(n0.mul(FastExp.D_LN2_LO));
+            DoubleVector p0 = DoubleVector.broadcast(D, FastExp.D_P0);
+            p0 = p0.mul(f0).add(FastExp.D_P1);
+            p0 = p0.mul(f0).add(FastExp.D_P2);
+            p0 = p0.mul(f0).add(FastExp.D_P3);
+            p0 = p0.mul(f0).add(FastExp.D_P4);
+            p0 = p0.mul(f0).add(FastExp.D_P5);
+            p0 = p0.mul(f0).add(FastExp.D_P6);
+            p0 = p0.mul(f0).add(FastExp.D_P7);
+            p0 = p0.mul(f0).add(FastExp.D_P8);
+            p0 = p0.mul(f0).add(FastExp.D_P9);
+            p0 = p0.mul(f0).add(FastExp.D_P10);
+            p0 = p0.mul(f0).add(FastExp.D_P11);
+            p0 = p0.mul(f0).mul(f0).add(f0).add(1.0);
+            p0.reinterpretAsLongs().add(m0.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52))
+                    .reinterpretAsDoubles().intoArray(y, i);
+            DoubleVector d1 = DoubleVector.fromArray(D, x, i + len).sub(shift)
+                    .max(FastExp.DOUBLE_MIN_ARG).min(FastExp.DOUBLE_MAX_ARG);
+            DoubleVector m1 = d1.mul(FastExp.D_LOG2E).add(FastExp.D_MAGIC);
+            DoubleVector n1 = m1.sub(FastExp.D_MAGIC);
+            DoubleVector f1 = d1.sub(n1.mul(FastExp.D_LN2_HI)).sub(n1.mul(FastExp.D_LN2_LO));
+            DoubleVector p1 = DoubleVector.broadcast(D, FastExp.D_P0);
+            p1 = p1.mul(f1).add(FastExp.D_P1);
+            p1 = p1.mul(f1).add(FastExp.D_P2);
+            p1 = p1.mul(f1).add(FastExp.D_P3);
+            p1 = p1.mul(f1).add(FastExp.D_P4);
+            p1 = p1.mul(f1).add(FastExp.D_P5);
+            p1 = p1.mul(f1).add(FastExp.D_P6);
+            p1 = p1.mul(f1).add(FastExp.D_P7);
+            p1 = p1.mul(f1).add(FastExp.D_P8);
+            p1 = p1.mul(f1).add(FastExp.D_P9);
+            p1 = p1.mul(f1).add(FastExp.D_P10);
+            p1 = p1.mul(f1).add(FastExp.D_P11);
+            p1 = p1.mul(f1).mul(f1).add(f1).add(1.0);
+            p1.reinterpretAsLongs().add(m1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52))
+                    .reinterpretAsDoubles().intoArray(y, i + len);
+        }
+        for (int bound = to - len; i <= bound; i += len) {
+            DoubleVector d0 = DoubleVector.fromArray(D, x, i).sub(shift)
+                    .max(FastExp.DOUBLE_MIN_ARG).min(FastExp.DOUBLE_MAX_ARG);
+            DoubleVector m0 = d0.mul(FastExp.D_LOG2E).add(FastExp.D_MAGIC);
+            DoubleVector n0 = m0.sub(FastExp.D_MAGIC);
+            DoubleVector f0 = d0.sub(n0.mul(FastExp.D_LN2_HI)).sub(n0.mul(FastExp.D_LN2_LO));
+            DoubleVector p0 = DoubleVector.broadcast(D, FastExp.D_P0);
+            p0 = p0.mul(f0).add(FastExp.D_P1);
+            p0 = p0.mul(f0).add(FastExp.D_P2);
+            p0 = p0.mul(f0).add(FastExp.D_P3);
+            p0 = p0.mul(f0).add(FastExp.D_P4);
+            p0 = p0.mul(f0).add(FastExp.D_P5);
+            p0 = p0.mul(f0).add(FastExp.D_P6);
+            p0 = p0.mul(f0).add(FastExp.D_P7);
+            p0 = p0.mul(f0).add(FastExp.D_P8);
+            p0 = p0.mul(f0).add(FastExp.D_P9);
+            p0 = p0.mul(f0).add(FastExp.D_P10);
+            p0 = p0.mul(f0).add(FastExp.D_P11);
+            p0 = p0.mul(f0).mul(f0).add(f0).add(1.0);
+            p0.reinterpretAsLongs().add(m0.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52))
+                    .reinterpretAsDoubles().intoArray(y, i);
         }
         for (; i < to; i++) {
             y[i] = FastExp.exp(x[i] - shift);

@@ -9,12 +9,10 @@ import io.regheads.core.internal.Simd;
  * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
  *
  * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
- * (vectorised), its maximum and minimum ({@link Simd}); the exponentials' vectorised pass ({@link
- * FastExp#prepare}: the arrays are indexed alike, which is what C2 needs to vectorise); one scalar pass
- * that finishes them, stores them as doubles and adds them and their {@code values}-weighted sum in double (four
- * partial sums each); and a vectorised multiplication by the reciprocal of the sum. With {@link Simd#enabled()}
- * the exponentials are finished in SIMD lanes ({@link FastExp#expShifted}) and the scalar pass only converts and
- * adds: the same bits either way. Float logits use the float
+ * (vectorised), its maximum and minimum ({@link Simd}); the exponentials ({@link FastExp#expShifted}: in SIMD
+ * lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the same bits either way); one
+ * scalar pass that stores them as doubles and adds them and their {@code values}-weighted sum in double (four
+ * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
  * kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87
  * below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing), double logits the double
  * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
@@ -53,14 +51,8 @@ final class BinSoftmax {
      */
     static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
             int first, Fallback fallback) {
-        rows(z, bias, b, n, values, probs, means, first, fallback, Simd.enabled());
-    }
-
-    /** As above, with the exponentials finished in SIMD lanes or not (the same bits: the tests compare both). */
-    static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
-            int first, Fallback fallback, boolean simd) {
-        float[] row = new float[n]; // l_r, then the carriers
-        float[] poly = new float[n]; // the polynomials, or the exponentials (SIMD)
+        float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
+        float[] exps = new float[n];
         for (int r = 0; r < b; r++) {
             Simd.add(z, r * n, bias, row, n);
             float max = Simd.max(row, n);
@@ -68,17 +60,12 @@ final class BinSoftmax {
                 fallback.row(r);
                 continue;
             }
-            if (simd) {
-                FastExp.expShifted(row, max, poly, row, 0, n); // poly: the exponentials, in SIMD lanes
-                sums(poly, n, values, probs, means, first + r);
-            } else {
-                FastExp.prepare(row, max, poly, row, 0, n); // poly: polynomials, row: carriers
-                finish(poly, row, n, values, probs, means, first + r);
-            }
+            FastExp.expShifted(row, max, exps, row, 0, n);
+            sums(exps, n, values, probs, means, first + r);
         }
     }
 
-    /** As {@link #finish} from exponentials already finished: the same sums in the same order, so the same bits. */
+    /** Stores a row's exponentials as doubles, adds them and their {@code values}-weighted sum, and normalises. */
     private static void sums(float[] exps, int n, double[] values, double[] probs, double[] means, int row) {
         int o = row * n;
         double s0 = 0;
@@ -110,45 +97,6 @@ final class BinSoftmax {
         }
         for (; j < n; j++) {
             double e0 = exps[j];
-            probs[o + j] = e0;
-            s0 += e0;
-            m0 += e0 * values[j];
-        }
-        normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
-    }
-
-    private static void finish(float[] poly, float[] carrier, int n, double[] values, double[] probs, double[] means,
-            int row) {
-        int o = row * n;
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        double m0 = 0;
-        double m1 = 0;
-        double m2 = 0;
-        double m3 = 0;
-        int j = 0;
-        for (; j + 3 < n; j += 4) {
-            double e0 = FastExp.finish(poly[j], carrier[j]);
-            double e1 = FastExp.finish(poly[j + 1], carrier[j + 1]);
-            double e2 = FastExp.finish(poly[j + 2], carrier[j + 2]);
-            double e3 = FastExp.finish(poly[j + 3], carrier[j + 3]);
-            probs[o + j] = e0;
-            probs[o + j + 1] = e1;
-            probs[o + j + 2] = e2;
-            probs[o + j + 3] = e3;
-            s0 += e0;
-            s1 += e1;
-            s2 += e2;
-            s3 += e3;
-            m0 += e0 * values[j];
-            m1 += e1 * values[j + 1];
-            m2 += e2 * values[j + 2];
-            m3 += e3 * values[j + 3];
-        }
-        for (; j < n; j++) {
-            double e0 = FastExp.finish(poly[j], carrier[j]);
             probs[o + j] = e0;
             s0 += e0;
             m0 += e0 * values[j];

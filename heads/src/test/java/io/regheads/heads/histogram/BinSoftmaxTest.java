@@ -12,13 +12,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BinSoftmaxTest {
 
     /**
-     * The SIMD branch (exponentials finished in vector lanes when the JVM has the Vector API) and the scalar branch
-     * give the same bits, and hand the same rows to the fallback; each probability is also checked against the
-     * softmax in double with Math.exp (the float kernel's stated bound, relative 3.1e-7 + 1.2e-7 D).
+     * Rows with a NaN, an infinity or a spread over 86 go to the fallback; every other probability and mean is
+     * within the float kernel's stated bound (relative 3.1e-7 + 1.2e-7 D) of the softmax in double with Math.exp.
+     * Row lengths around the SIMD vector widths (whether the exponentials run in SIMD lanes or not, they are the
+     * same bits: SimdTest).
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 3, 8, 17, 256, 300})
-    void simdAndScalarBranchesGiveTheSameBits(int n) {
+    void rowsMatchTheExactSoftmaxAndHandOverTheRest(int n) {
         int b = 40;
         SplittableRandom rnd = new SplittableRandom(n);
         float[] z = new float[b * n];
@@ -38,17 +39,13 @@ class BinSoftmaxTest {
             values[j] = (j + 0.5) / n;
         }
         double[] p1 = new double[(b + 2) * n];
-        double[] p2 = new double[(b + 2) * n];
         double[] m1 = new double[b + 2];
-        double[] m2 = new double[b + 2];
         List<Integer> f1 = new ArrayList<>();
-        List<Integer> f2 = new ArrayList<>();
-        BinSoftmax.rows(z, bias, b, n, values, p1, m1, 2, f1::add, true);
-        BinSoftmax.rows(z, bias, b, n, values, p2, m2, 2, f2::add, false);
-        assertEquals(f2, f1);
+        BinSoftmax.rows(z, bias, b, n, values, p1, m1, 2, f1::add);
         assertEquals(n > 1 ? List.of(3, 5, 7) : List.of(7), f1);
-        assertArrayEquals(p2, p1); // bit for bit (assertArrayEquals on doubles compares exactly)
-        assertArrayEquals(m2, m1);
+        double[] again = new double[(b + 2) * n];
+        BinSoftmax.rows(z, bias, b, n, values, again, new double[b + 2], 2, r -> { });
+        assertArrayEquals(p1, again); // deterministic, bit for bit
         for (int r = 0; r < b; r++) {
             if (f1.contains(r)) {
                 continue;

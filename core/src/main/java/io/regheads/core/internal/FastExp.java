@@ -144,6 +144,11 @@ public final class FastExp {
             SimdKernels.expShifted(x, shift, y, from, to);
             return;
         }
+        expShiftedScalar(x, shift, y, scratch, from, to);
+    }
+
+    /** {@link #expShifted(float[], float, float[], float[], int, int)} in the two scalar passes, always. */
+    static void expShiftedScalar(float[] x, float shift, float[] y, float[] scratch, int from, int to) {
         prepare(x, shift, y, scratch, from, to);
         for (int i = from; i < to; i++) {
             y[i] = finish(y[i], scratch[i]);
@@ -205,6 +210,11 @@ public final class FastExp {
             SimdKernels.expShifted(x, shift, y, from, to);
             return;
         }
+        expShiftedScalar(x, shift, y, scratch, from, to);
+    }
+
+    /** {@link #expShifted(double[], double, double[], double[], int, int)} in the two scalar passes, always. */
+    static void expShiftedScalar(double[] x, double shift, double[] y, double[] scratch, int from, int to) {
         prepare(x, shift, y, scratch, from, to);
         for (int i = from; i < to; i++) {
             y[i] = finish(y[i], scratch[i]);

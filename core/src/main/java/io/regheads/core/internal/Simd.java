@@ -8,36 +8,76 @@ package io.regheads.core.internal;
  * reductions with {@link Math#max(float, float)}'s NaN rule nor the bit manipulation of an exponential. The JDK's
  * incubating Vector API does both. It is used when the JVM was started with {@code --add-modules
  * jdk.incubator.vector} (the launcher, the benchmarks and the tests do; a library user adds the flag to the
- * application's JVM), the preferred vector shape holds at least four floats, the system property {@value
- * #PROPERTY} is not {@code false}, and a self-check of the kernels against the scalar code passes when this class
- * is initialised. Otherwise every method runs its scalar form. <b>Either way the results are the same bits</b>:
- * the SIMD kernels do the same IEEE operations per element, and the reductions here are exact (a maximum or a
- * minimum does not depend on the order), so switching the flag changes speed only.
+ * application's JVM), the system property {@value #PROPERTY} is not {@code false}, the preferred vector shape holds
+ * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
+ * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
+ * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) runs the self-check, then
+ * the SIMD and the scalar kernels on small arrays in turns until the SIMD ones are the faster three times in a row,
+ * and only then switches them on (typically within a second; never, if they do not get faster). Until then, and
+ * otherwise, every method runs its scalar form. <b>Either way the results are the same bits</b>: the SIMD kernels
+ * do the same IEEE operations per element, and the reductions here are exact (a maximum or a minimum does not
+ * depend on the order), so the switch changes speed only.
  */
 public final class Simd {
     private Simd() {}
 
     /** System property that turns the SIMD kernels off when {@code false} (they are on when available). */
     public static final String PROPERTY = "regheads.simd";
+    /** Name of the daemon thread that checks and compiles the SIMD kernels before they are used. */
+    public static final String WARM_UP_THREAD = "regheads-simd-warm-up";
 
-    private static final boolean ENABLED = detect();
+    /** The JVM has the module and the property allows it. */
+    private static final boolean REQUESTED = requested();
+    /** The kernels passed the self-check and beat the scalar ones once compiled (set by the warm-up thread). */
+    private static volatile boolean enabled;
+    private static final java.util.concurrent.CountDownLatch WARM_UP_DONE = new java.util.concurrent.CountDownLatch(1);
 
-    /** True if the array kernels run in SIMD lanes (see the class description). */
-    public static boolean enabled() {
-        return ENABLED;
+    static {
+        if (REQUESTED) {
+            Thread t = new Thread(Simd::warmUp, WARM_UP_THREAD);
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            t.start();
+        } else {
+            WARM_UP_DONE.countDown();
+        }
     }
 
-    private static boolean detect() {
-        if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
-            return false;
-        }
-        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            return false;
-        }
+    /** True if the array kernels run in SIMD lanes now (see the class description). */
+    public static boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * Waits until the warm-up has decided (immediately when the SIMD kernels were not requested), at most the given
+     * time; for benchmarks and tests that want the steady state from their first call.
+     *
+     * @return {@link #enabled()} afterwards
+     */
+    public static boolean awaitWarmUp(java.time.Duration timeout) {
         try {
-            return SimdKernels.usable();
+            WARM_UP_DONE.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return enabled;
+    }
+
+    /** True if the JVM has the Vector API module and {@value #PROPERTY} is not {@code false}. */
+    static boolean requested() {
+        return !"false".equalsIgnoreCase(System.getProperty(PROPERTY))
+                && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    private static void warmUp() {
+        try {
+            if (SimdKernels.usable()) {
+                enabled = SimdKernels.fasterOnceCompiled();
+            }
         } catch (LinkageError | RuntimeException e) { // an API that changed in a later JDK: the scalar forms
-            return false;
+            enabled = false;
+        } finally {
+            WARM_UP_DONE.countDown();
         }
     }
 
@@ -46,20 +86,25 @@ public final class Simd {
      * {@code -0.0} as {@link Math#max(float, float)}.
      */
     public static float max(float[] x, int n) {
-        return ENABLED ? SimdKernels.max(x, n) : maxScalar(x, n);
+        return enabled ? SimdKernels.max(x, n) : maxScalar(x, n);
     }
 
     /** The smallest of {@code x[0, n)}, NaN if any is NaN, {@code +Infinity} for {@code n = 0}. */
     public static float min(float[] x, int n) {
-        return ENABLED ? SimdKernels.min(x, n) : minScalar(x, n);
+        return enabled ? SimdKernels.min(x, n) : minScalar(x, n);
     }
 
     /** {@code out[j] = a[from + j] + b[j]} for j in {@code [0, n)}. */
     public static void add(float[] a, int from, float[] b, float[] out, int n) {
-        if (ENABLED) {
+        if (enabled) {
             SimdKernels.add(a, from, b, out, n);
             return;
         }
+        addScalar(a, from, b, out, n);
+    }
+
+    /** {@link #add} without SIMD. */
+    static void addScalar(float[] a, int from, float[] b, float[] out, int n) {
         System.arraycopy(a, from, out, 0, n);
         for (int j = 0; j < n; j++) { // indexed alike: C2 vectorises it
             out[j] += b[j];

@@ -19,6 +19,11 @@ final class SimdKernels {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private static volatile double sink;
+
+    private static void sink(double v) {
+        sink = v;
+    }
 
     /** True if the preferred shape holds at least four floats and the kernels agree with the scalar code. */
     static boolean usable() {
@@ -43,6 +48,52 @@ final class SimdKernels {
             }
         }
         return max(x, n) == Simd.maxScalar(x, n) && min(x, n) == Simd.minScalar(x, n);
+    }
+
+    /**
+     * Runs these kernels and the scalar ones on small arrays in turns, batch after batch, until the SIMD batch is
+     * the faster three times in a row (C2 has compiled it; before that Vector API code runs many times slower than
+     * scalar code): true then, false if that has not happened within 20 seconds.
+     */
+    static boolean fasterOnceCompiled() {
+        int n = 64;
+        float[] x = new float[n];
+        float[] y = new float[n];
+        float[] scratch = new float[n];
+        double[] xd = new double[n];
+        double[] yd = new double[n];
+        double[] scratchD = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = -20f * i / n;
+            xd[i] = -20.0 * i / n;
+        }
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        double sink = 0;
+        int wins = 0;
+        while (wins < 3) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            long t0 = System.nanoTime();
+            for (int k = 0; k < 2000; k++) {
+                expShifted(x, 0.5f, y, 0, n);
+                expShifted(xd, 0.5, yd, 0, n);
+                add(x, 0, y, y, n);
+                sink += max(y, n) + min(y, n) + yd[k & (n - 1)];
+            }
+            long simd = System.nanoTime() - t0;
+            t0 = System.nanoTime();
+            for (int k = 0; k < 2000; k++) {
+                FastExp.expShiftedScalar(x, 0.5f, y, scratch, 0, n);
+                FastExp.expShiftedScalar(xd, 0.5, yd, scratchD, 0, n);
+                Simd.addScalar(x, 0, y, y, n);
+                sink += Simd.maxScalar(y, n) + Simd.minScalar(y, n) + yd[k & (n - 1)];
+            }
+            long scalar = System.nanoTime() - t0;
+            wins = simd < scalar ? wins + 1 : 0;
+        }
+        sink(sink); // so the batches are not optimised away
+        return true;
     }
 
     /**

@@ -2,18 +2,62 @@ package io.regheads.core.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.time.Duration;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class SimdTest {
 
-    /** The tests run with {@code --add-modules jdk.incubator.vector}: the SIMD kernels must then be on. */
+    /**
+     * The tests run with {@code --add-modules jdk.incubator.vector} (and once more without): with the module the
+     * SIMD kernels must be switched on once the warm-up thread has seen them compiled and faster.
+     */
     @Test
     void simdIsOnWhereTheModuleIs() {
         boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
         boolean off = "false".equalsIgnoreCase(System.getProperty(Simd.PROPERTY));
-        assertEquals(module && !off, Simd.enabled(), "module present: " + module + ", property off: " + off);
+        assertEquals(module && !off, Simd.requested(), "module present: " + module + ", property off: " + off);
+        assertEquals(module && !off, Simd.awaitWarmUp(Duration.ofSeconds(60)),
+                "after the warm-up; module present: " + module + ", property off: " + off);
+    }
+
+    /** The SIMD kernels themselves (not through the switch) against the scalar code, where the JVM has them. */
+    @Test
+    void simdKernelsGiveTheScalarBits() {
+        assumeTrue(Simd.requested(), "no Vector API module in this JVM");
+        assertTrue(SimdKernels.usable());
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (int n = 0; n <= 70; n++) {
+            float[] x = new float[n + 2];
+            double[] xd = new double[n + 2];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) rnd.nextDouble(-100, 100);
+                xd[i] = rnd.nextDouble(-800, 800);
+            }
+            float[] y = new float[n + 2];
+            double[] yd = new double[n + 2];
+            SimdKernels.expShifted(x, -0.75f, y, 1, n + 1);
+            SimdKernels.expShifted(xd, -0.75, yd, 1, n + 1);
+            for (int i = 1; i < n + 1; i++) {
+                assertEquals(Float.floatToRawIntBits(FastExp.exp(x[i] + 0.75f)), Float.floatToRawIntBits(y[i]),
+                        "float, length " + n + ", element " + i);
+                assertEquals(Double.doubleToRawLongBits(FastExp.exp(xd[i] + 0.75)), Double.doubleToRawLongBits(yd[i]),
+                        "double, length " + n + ", element " + i);
+            }
+            assertEquals(Float.floatToRawIntBits(Simd.maxScalar(x, n)), Float.floatToRawIntBits(SimdKernels.max(x, n)));
+            assertEquals(Float.floatToRawIntBits(Simd.minScalar(x, n)), Float.floatToRawIntBits(SimdKernels.min(x, n)));
+            x[n / 2] = Float.NaN;
+            assertTrue(Float.isNaN(SimdKernels.max(x, n + 1)) && Float.isNaN(SimdKernels.min(x, n + 1)), "NaN, " + n);
+            float[] out = new float[n];
+            float[] ref = new float[n];
+            SimdKernels.add(x, 2, y, out, n);
+            Simd.addScalar(x, 2, y, ref, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(Float.floatToRawIntBits(ref[i]), Float.floatToRawIntBits(out[i]), "add, " + i);
+            }
+        }
     }
 
     /** Every length from 0 to a few vectors, so both the lanes and the scalar tail are covered. */

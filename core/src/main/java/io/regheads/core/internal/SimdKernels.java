@@ -98,10 +98,11 @@ final class SimdKernels {
 
     /**
      * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(float)} does it. Two
-     * vectors per step, written out: besides the instruction-level parallelism this keeps the method's bytecode above
-     * C2's inlining limit for hot callees, so it is always compiled on its own. Inlined into a large caller, C2 (JDK
-     * 17) was seen to give up on the reinterpretation intrinsic of the exponent step, and the boxed vectors made the
-     * kernel slower than the scalar code.
+     * vectors per step, written out (a remainder shorter than two vectors runs the scalar code): besides the
+     * instruction-level parallelism this keeps the method's bytecode above C2's inlining limit for hot callees, so it
+     * is always compiled on its own. Inlined into a large caller, C2 (JDK 17) was seen to give up on the
+     * reinterpretation intrinsic of the exponent step, and the boxed vectors made the kernel slower than the scalar
+     * code.
      */
     static void expShifted(float[] x, float shift, float[] y, int from, int to) {
         int len = F.length();
@@ -135,22 +136,6 @@ final class SimdKernels {
             p1 = p1.mul(f1).mul(f1).add(f1).add(1f);
             p1.reinterpretAsInts().add(m1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
                     .reinterpretAsFloats().intoArray(y, i + len);
-        }
-        for (int bound = to - len; i <= bound; i += len) {
-            FloatVector d0 = FloatVector.fromArray(F, x, i).sub(shift)
-                    .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
-            FloatVector m0 = d0.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
-            FloatVector n0 = m0.sub(FastExp.F_MAGIC);
-            FloatVector f0 = d0.sub(n0.mul(FastExp.F_LN2_HI)).sub(n0.mul(FastExp.F_LN2_LO));
-            FloatVector p0 = FloatVector.broadcast(F, FastExp.F_P0);
-            p0 = p0.mul(f0).add(FastExp.F_P1);
-            p0 = p0.mul(f0).add(FastExp.F_P2);
-            p0 = p0.mul(f0).add(FastExp.F_P3);
-            p0 = p0.mul(f0).add(FastExp.F_P4);
-            p0 = p0.mul(f0).add(FastExp.F_P5);
-            p0 = p0.mul(f0).mul(f0).add(f0).add(1f);
-            p0.reinterpretAsInts().add(m0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
-                    .reinterpretAsFloats().intoArray(y, i);
         }
         for (; i < to; i++) {
             y[i] = FastExp.exp(x[i] - shift);
@@ -205,28 +190,6 @@ final class SimdKernels {
             p1 = p1.mul(f1).mul(f1).add(f1).add(1.0);
             p1.reinterpretAsLongs().add(m1.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52))
                     .reinterpretAsDoubles().intoArray(y, i + len);
-        }
-        for (int bound = to - len; i <= bound; i += len) {
-            DoubleVector d0 = DoubleVector.fromArray(D, x, i).sub(shift)
-                    .max(FastExp.DOUBLE_MIN_ARG).min(FastExp.DOUBLE_MAX_ARG);
-            DoubleVector m0 = d0.mul(FastExp.D_LOG2E).add(FastExp.D_MAGIC);
-            DoubleVector n0 = m0.sub(FastExp.D_MAGIC);
-            DoubleVector f0 = d0.sub(n0.mul(FastExp.D_LN2_HI)).sub(n0.mul(FastExp.D_LN2_LO));
-            DoubleVector p0 = DoubleVector.broadcast(D, FastExp.D_P0);
-            p0 = p0.mul(f0).add(FastExp.D_P1);
-            p0 = p0.mul(f0).add(FastExp.D_P2);
-            p0 = p0.mul(f0).add(FastExp.D_P3);
-            p0 = p0.mul(f0).add(FastExp.D_P4);
-            p0 = p0.mul(f0).add(FastExp.D_P5);
-            p0 = p0.mul(f0).add(FastExp.D_P6);
-            p0 = p0.mul(f0).add(FastExp.D_P7);
-            p0 = p0.mul(f0).add(FastExp.D_P8);
-            p0 = p0.mul(f0).add(FastExp.D_P9);
-            p0 = p0.mul(f0).add(FastExp.D_P10);
-            p0 = p0.mul(f0).add(FastExp.D_P11);
-            p0 = p0.mul(f0).mul(f0).add(f0).add(1.0);
-            p0.reinterpretAsLongs().add(m0.reinterpretAsLongs().lanewise(VectorOperators.LSHL, 52))
-                    .reinterpretAsDoubles().intoArray(y, i);
         }
         for (; i < to; i++) {
             y[i] = FastExp.exp(x[i] - shift);

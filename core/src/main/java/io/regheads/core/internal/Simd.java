@@ -12,8 +12,9 @@ package io.regheads.core.internal;
  * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
  * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
  * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) runs the self-check, then
- * the SIMD and the scalar kernels on small arrays in turns until the SIMD ones are the faster three times in a row,
- * and only then switches them on (typically within a second; never, if they do not get faster). Until then, and
+ * the SIMD and the scalar kernels on small arrays in turns, resting twice as long as each turn took, until the
+ * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
+ * never, if they do not get faster within 90 seconds). Until then, and
  * otherwise, every method runs its scalar form. <b>Either way the results are the same bits</b>: the SIMD kernels
  * do the same IEEE operations per element, and the reductions here are exact (a maximum or a minimum does not
  * depend on the order), so the switch changes speed only.

@@ -53,7 +53,10 @@ final class SimdKernels {
     /**
      * Runs these kernels and the scalar ones on small arrays in turns, batch after batch, until the SIMD batch is
      * the faster three times in a row (C2 has compiled it; before that Vector API code runs many times slower than
-     * scalar code): true then, false if that has not happened within 20 seconds.
+     * scalar code): true then, false if that has not happened within 90 seconds. After each pair of batches the
+     * thread sleeps twice as long as they took, so it takes at most about a third of a core from the
+     * application's first predictions (a warm-up running flat out took one of two cores for seconds and made the
+     * first histogram predictions 2.5 times slower).
      */
     static boolean fasterOnceCompiled() {
         int n = 64;
@@ -67,7 +70,7 @@ final class SimdKernels {
             x[i] = -20f * i / n;
             xd[i] = -20.0 * i / n;
         }
-        long deadline = System.nanoTime() + 20_000_000_000L;
+        long deadline = System.nanoTime() + 90_000_000_000L;
         double sink = 0;
         int wins = 0;
         while (wins < 3) {
@@ -91,6 +94,12 @@ final class SimdKernels {
             }
             long scalar = System.nanoTime() - t0;
             wins = simd < scalar ? wins + 1 : 0;
+            try {
+                Thread.sleep(Math.max(1, 2 * (simd + scalar) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
         sink(sink); // so the batches are not optimised away
         return true;

@@ -229,6 +229,57 @@ class HeadDistributionTest {
     }
 
     /**
+     * A prediction's probabilities are computed on the first query that needs them: racing first queries from four
+     * threads see one array, and the means asked before them, after them or without them are the same bits; a wide
+     * row computed exactly at build time keeps its exact probabilities.
+     */
+    @Test
+    void deferredProbabilitiesAreComputedOnceWhoeverAsksFirst() throws Exception {
+        int n = 64;
+        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, -1, 2),
+                false, 4), DataType.FLOAT);
+        INDArray phi = GradientCheck.random(6, 3.0, B, D).castTo(DataType.FLOAT);
+        phi.getRow(2).muli(5000); // spread beyond the float kernel: computed exactly when added
+        HistogramDistribution meansFirst = (HistogramDistribution) built(head, phi);
+        double[] m1 = meansFirst.mean();
+        double[][] p1 = meansFirst.probabilities();
+        HistogramDistribution raced = (HistogramDistribution) built(head, phi);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<java.util.concurrent.Future<double[][]>> got = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                got.add(pool.submit(() -> {
+                    go.await();
+                    return raced.probabilities();
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<double[][]> f : got) {
+                double[][] p = f.get();
+                for (int b = 0; b < B; b++) {
+                    assertArrayEquals(p1[b], p[b], 0.0, "row " + b);
+                }
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertArrayEquals(m1, raced.mean(), 0.0);
+        assertArrayEquals(head.distribution(phi).probabilities()[2], p1[2], 0.0, "the wide row, exactly");
+        double[] centres = new double[n];
+        for (int i = 0; i < n; i++) {
+            centres[i] = -1 + 3 * (i + 0.5) / n;
+        }
+        for (int b = 0; b < B; b++) {
+            double m = 0;
+            for (int i = 0; i < n; i++) {
+                m += p1[b][i] * centres[i];
+            }
+            assertEquals(m, m1[b], 1e-6, "mean of row " + b + " against its probabilities");
+        }
+    }
+
+    /**
      * Rows whose logits spread beyond the float kernel's range, and rows whose float logits overflow, are computed as
      * {@code distribution(phi)} computes them: the same probabilities, and exact log probabilities, so the log density
      * stays finite where a bin's probability underflows to 0.

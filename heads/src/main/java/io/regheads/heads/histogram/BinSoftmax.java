@@ -1,14 +1,18 @@
 package io.regheads.heads.histogram;
 
 import io.regheads.core.internal.FastExp;
+import io.regheads.core.internal.RowParallel;
 import io.regheads.core.internal.Simd;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Row softmax of a chunk of logits {@code z [b, n]} plus a bias {@code [n]} straight into the columns of a {@link
- * HistogramDistribution}: with {@code l_rj = z_rj + bias_j}, {@code probs[(first + r) n + j] = exp(l_rj - max_r) /
- * sum_j exp(l_rj - max_r)} and {@code means[first + r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}.
+ * Row softmax of logits {@code z [B, n]} plus a bias {@code [n]} straight into the columns of a {@link
+ * HistogramDistribution}: with {@code l_rj = z_rj + bias_j}, {@code probs[r n + j] = exp(l_rj - max_r) / sum_j
+ * exp(l_rj - max_r)} and {@code means[r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}. A prediction asks for
+ * the means first and for the probabilities only when a query needs them; both come out of the same per-row
+ * arithmetic, so either order gives the same bits.
  *
- * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of the chunk and the bias added
+ * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of z and the bias added
  * (vectorised), its maximum and minimum ({@link Simd}); the exponentials ({@link FastExp#expShifted}: in SIMD
  * lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the same bits either way); one
  * scalar pass that stores them as doubles and adds them and their {@code values}-weighted sum in double (four
@@ -36,24 +40,55 @@ final class BinSoftmax {
     /** Computes a row the kernels do not cover (see the class description). */
     interface Fallback {
         /**
-         * @param r the row in the chunk (its logits are row r of the chunk's z)
+         * @param r the row (its logits are row r of z)
          */
         void row(int r);
     }
 
+    /** Fewest logits per thread when rows are split over threads (about a tenth of a millisecond of work). */
+    static final int MIN_LOGITS_PER_THREAD = 1 << 16;
+
     /**
-     * @param z      {@code [b * n]} float logits without bias, row-major
+     * As {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)}, the rows split over
+     * {@link RowParallel}'s threads (each row's arithmetic unchanged: the same bits); the fallback runs in the
+     * calling thread after the split pass, in row order.
+     */
+    static void rowsInParallel(float[] z, float[] bias, int from, int to, int n, double[] values, double[] probs,
+            double[] means, Fallback fallback) {
+        ConcurrentLinkedQueue<Integer> handed = new ConcurrentLinkedQueue<>();
+        RowParallel.run(from, to, Math.max(1, MIN_LOGITS_PER_THREAD / n),
+                (a, b) -> rows(z, bias, a, b, n, values, probs, means, handed::add));
+        handed.stream().sorted().forEach(fallback::row);
+    }
+
+    /** As {@link #rowsInParallel(float[], float[], int, int, int, double[], double[], double[], Fallback)}. */
+    static void rowsInParallel(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
+            double[] means, Fallback fallback) {
+        ConcurrentLinkedQueue<Integer> handed = new ConcurrentLinkedQueue<>();
+        RowParallel.run(from, to, Math.max(1, MIN_LOGITS_PER_THREAD / n),
+                (a, b) -> rows(z, bias, a, b, n, values, probs, means, handed::add));
+        handed.stream().sorted().forEach(fallback::row);
+    }
+
+    /**
+     * Rows {@code [from, to)}: their means, and their probabilities when {@code probs} is not null. The means come
+     * out of the same arithmetic either way, so a first call for the means only and a later one for the
+     * probabilities describe the same distribution, bit for bit.
+     *
+     * @param z      {@code [B * n]} float logits without bias, row-major; row r at {@code [r n, (r + 1) n)}
      * @param bias   {@code [n]}
+     * @param from   the first row
+     * @param to     one past the last row
      * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
-     * @param probs  {@code [B * n]} destination, rows {@code [first, first + b)} written
-     * @param means  {@code [B]} destination, entries {@code [first, first + b)} written
+     * @param probs  {@code [B * n]} destination of the rows' probabilities, or null for the means only
+     * @param means  {@code [B]} destination of the rows' means, or null for the probabilities only
      * @param fallback computes the rows these kernels do not cover (it writes their probabilities and means)
      */
-    static void rows(float[] z, float[] bias, int b, int n, double[] values, double[] probs, double[] means,
-            int first, Fallback fallback) {
+    static void rows(float[] z, float[] bias, int from, int to, int n, double[] values, double[] probs,
+            double[] means, Fallback fallback) {
         float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
         float[] exps = new float[n];
-        for (int r = 0; r < b; r++) {
+        for (int r = from; r < to; r++) {
             Simd.add(z, r * n, bias, row, n);
             float max = Simd.max(row, n);
             if (!(max - Simd.min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
@@ -61,12 +96,19 @@ final class BinSoftmax {
                 continue;
             }
             FastExp.expShifted(row, max, exps, row, 0, n);
-            sums(exps, n, values, probs, means, first + r);
+            sums(exps, n, values, probs, means, r);
         }
     }
 
-    /** Stores a row's exponentials as doubles, adds them and their {@code values}-weighted sum, and normalises. */
+    /**
+     * Adds a row's exponentials and their {@code values}-weighted sum in double, storing them as doubles and
+     * normalising them when {@code probs} is not null.
+     */
     private static void sums(float[] exps, int n, double[] values, double[] probs, double[] means, int row) {
+        if (probs == null) {
+            meanOnly(exps, n, values, means, row);
+            return;
+        }
         int o = row * n;
         double s0 = 0;
         double s1 = 0;
@@ -104,17 +146,50 @@ final class BinSoftmax {
         normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
     }
 
-    /** As {@link #rows(float[], float[], int, int, double[], double[], double[], int, Fallback)} for double logits. */
-    static void rows(double[] z, double[] bias, int b, int n, double[] values, double[] probs, double[] means,
-            int first, Fallback fallback) {
+    /** The arithmetic of {@link #sums} without the stores: the same partial sums in the same order. */
+    private static void meanOnly(float[] exps, int n, double[] values, double[] means, int row) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        double m0 = 0;
+        double m1 = 0;
+        double m2 = 0;
+        double m3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            double e0 = exps[j];
+            double e1 = exps[j + 1];
+            double e2 = exps[j + 2];
+            double e3 = exps[j + 3];
+            s0 += e0;
+            s1 += e1;
+            s2 += e2;
+            s3 += e3;
+            m0 += e0 * values[j];
+            m1 += e1 * values[j + 1];
+            m2 += e2 * values[j + 2];
+            m3 += e3 * values[j + 3];
+        }
+        for (; j < n; j++) {
+            double e0 = exps[j];
+            s0 += e0;
+            m0 += e0 * values[j];
+        }
+        means[row] = ((m0 + m1) + (m2 + m3)) / ((s0 + s1) + (s2 + s3));
+    }
+
+    /** As {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)} for double logits. */
+    static void rows(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
+            double[] means, Fallback fallback) {
         double[] row = new double[n];
         double[] poly = new double[n];
-        for (int r = 0; r < b; r++) {
-            int from = r * n;
+        for (int r = from; r < to; r++) {
+            int first = r * n;
             double max = Double.NEGATIVE_INFINITY;
             double min = Double.POSITIVE_INFINITY;
             for (int j = 0; j < n; j++) {
-                row[j] = z[from + j] + bias[j];
+                row[j] = z[first + j] + bias[j];
                 max = Math.max(max, row[j]);
                 min = Math.min(min, row[j]);
             }
@@ -123,25 +198,33 @@ final class BinSoftmax {
                 continue;
             }
             FastExp.expShifted(row, max, poly, row, 0, n); // poly: the exponentials
-            int o = (first + r) * n;
             double s = 0;
             double m = 0;
             for (int j = 0; j < n; j++) {
                 double e = poly[j];
-                probs[o + j] = e;
                 s += e;
                 m += e * values[j];
             }
-            normalise(probs, means, o, n, first + r, s, m);
+            if (probs == null) {
+                means[r] = m / s;
+                continue;
+            }
+            System.arraycopy(poly, 0, probs, first, n);
+            normalise(probs, means, first, n, r, s, m);
         }
     }
 
-    /** Probabilities {@code e / s} (by the reciprocal) and the mean {@code m / s}; s >= 1 (the maximum's exp(0)). */
+    /**
+     * Probabilities {@code e / s} (by the reciprocal) and, when {@code means} is not null, the mean {@code m / s};
+     * s >= 1 (the maximum's exp(0)).
+     */
     private static void normalise(double[] probs, double[] means, int o, int n, int row, double s, double m) {
         double inv = 1 / s;
         for (int k = o; k < o + n; k++) {
             probs[k] *= inv;
         }
-        means[row] = m / s;
+        if (means != null) {
+            means[row] = m / s;
+        }
     }
 }

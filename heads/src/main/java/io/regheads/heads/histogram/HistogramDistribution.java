@@ -4,6 +4,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
@@ -40,7 +41,10 @@ import org.apache.commons.rng.UniformRandomProvider;
  * outside the training range; otherwise the log density is {@code log p_i} plus the bin's or tail's log density.
  *
  * <p>Immutable (inputs copied) and thread-safe: the cumulative sums and means are computed at most once per
- * thread that races to them, identically, and published through volatile fields.
+ * thread that races to them, identically, and published through volatile fields. A model's prediction computes its
+ * means first and the probabilities on the first query that needs them (once, under this object's lock, from the
+ * kept logits, with the same arithmetic as the means): asking for the means only never builds the {@code B * n}
+ * probabilities.
  */
 public final class HistogramDistribution implements PredictiveDistribution {
     /** {@code Phi^-1(0.75)}: the median of a standard half-normal. */
@@ -48,7 +52,8 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     private final Bins bins;
     private final int rows;
-    private final double[] probs; // [B * n], each row sums to 1
+    private volatile double[] probs; // [B * n], each row sums to 1; null until a deferred softmax has run
+    private Supplier<double[]> deferred; // computes probs on first use, or null; guarded by this
     /** [B * n] exact log-probabilities, or null; a row whose first entry is NaN has none (log probs is accurate). */
     private final double[] logProbs;
     private volatile double[] cum; // [B * n] cumulative sums, last of each row exactly 1; built on first use
@@ -75,6 +80,36 @@ public final class HistogramDistribution implements PredictiveDistribution {
         this.probs = probs;
         this.logProbs = logProbs;
         this.means = means;
+    }
+
+    /**
+     * Trusted, with the probabilities computed on first use: {@code probs} returns them as the other constructor
+     * takes them ({@code [rows * n]}, owned), once, under this object's lock; {@code means [rows]} (owned) must be
+     * given. A prediction asked for its means only never builds the {@code rows * n} probabilities.
+     */
+    HistogramDistribution(Bins bins, int rows, Supplier<double[]> probs, double[] logProbs, double[] means) {
+        this.bins = bins;
+        this.rows = rows;
+        this.deferred = probs;
+        this.logProbs = logProbs;
+        this.means = means;
+    }
+
+    /** The probabilities {@code [B * n]}, computed on the first call when they were deferred. */
+    private double[] probs() {
+        double[] p = probs;
+        return p != null ? p : computeProbs();
+    }
+
+    private synchronized double[] computeProbs() {
+        if (probs == null) {
+            double[] p = deferred.get();
+            Checks.require(p.length == rows * bins.n, "deferred probabilities must be [%d], got [%d]", rows * bins.n,
+                    p.length);
+            probs = p;
+            deferred = null;
+        }
+        return probs;
     }
 
     /**
@@ -201,10 +236,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     /** A copy of the bin probabilities {@code [B][n]}. */
     public double[][] probabilities() {
+        double[] p = probs();
         int n = bins.n;
         double[][] c = new double[rows][];
         for (int b = 0; b < rows; b++) {
-            c[b] = Arrays.copyOfRange(probs, b * n, (b + 1) * n);
+            c[b] = Arrays.copyOfRange(p, b * n, (b + 1) * n);
         }
         return c;
     }
@@ -218,13 +254,14 @@ public final class HistogramDistribution implements PredictiveDistribution {
     private double[] cum() {
         double[] c = cum;
         if (c == null) {
+            double[] p = probs();
             int n = bins.n;
-            c = new double[probs.length];
+            c = new double[p.length];
             for (int b = 0; b < rows; b++) {
                 int o = b * n;
                 double s = 0;
                 for (int i = 0; i < n; i++) {
-                    s += probs[o + i];
+                    s += p[o + i];
                     c[o + i] = s;
                 }
                 c[o + n - 1] = 1;
@@ -239,42 +276,42 @@ public final class HistogramDistribution implements PredictiveDistribution {
     }
 
     /** {@code log p} of bin i of row b (flat index {@code o + i}): exact when kept, else {@code log(probs)}. */
-    private double logProb(int o, int i) {
+    private double logProb(double[] p, int o, int i) {
         double[] lp = logProbs;
-        return lp != null && !Double.isNaN(lp[o]) ? lp[o + i] : Math.log(probs[o + i]);
+        return lp != null && !Double.isNaN(lp[o]) ? lp[o + i] : Math.log(p[o + i]);
     }
 
-    private double logDensity(int b, double y) {
+    private double logDensity(double[] p, int b, double y) {
         int n = bins.n;
         double[] borders = bins.borders;
         int o = b * n;
         if (bins.tails) {
             if (y <= borders[1]) {
-                return logProb(o, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
+                return logProb(p, o, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
             }
             if (y >= borders[n - 1]) {
-                return logProb(o, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
+                return logProb(p, o, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
             }
         }
         int i = bins.binOf(y);
         if (i < 0 || i >= n) {
             return Double.NEGATIVE_INFINITY;
         }
-        return logProb(o, i) - Math.log(borders[i + 1] - borders[i]);
+        return logProb(p, o, i) - Math.log(borders[i + 1] - borders[i]);
     }
 
-    private double cdf(double[] cum, int b, double y) {
+    private double cdf(double[] p, double[] cum, int b, double y) {
         int n = bins.n;
         double[] borders = bins.borders;
         int o = b * n;
         if (bins.tails) {
             if (y <= borders[1]) {
                 // p0 * P(HN >= b1 - y) = p0 * 2 Phi(-(b1 - y)/s)
-                return probs[o] * (2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft));
+                return p[o] * (2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft));
             }
             if (y >= borders[n - 1]) {
                 double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
-                return Math.min(1, cum[o + n - 2] + probs[o + n - 1] * inTail);
+                return Math.min(1, cum[o + n - 2] + p[o + n - 1] * inTail);
             }
         }
         int i = bins.binOf(y);
@@ -286,15 +323,15 @@ public final class HistogramDistribution implements PredictiveDistribution {
         }
         double below = i > 0 ? cum[o + i - 1] : 0;
         double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
-        return Math.min(1, below + probs[o + i] * frac);
+        return Math.min(1, below + p[o + i] * frac);
     }
 
-    private double quantile(double[] cum, int b, double q) {
+    private double quantile(double[] p, double[] cum, int b, double q) {
         int n = bins.n;
         double[] borders = bins.borders;
         int o = b * n;
         if (q == 0) {
-            return bins.tails ? Double.NEGATIVE_INFINITY : firstNonEmptyBorder(b);
+            return bins.tails ? Double.NEGATIVE_INFINITY : firstNonEmptyBorder(p, b);
         }
         if (q == 1 && bins.tails) {
             return Double.POSITIVE_INFINITY;
@@ -310,14 +347,14 @@ public final class HistogramDistribution implements PredictiveDistribution {
             i = below ? i + half + 1 : i;
             len = below ? len - half - 1 : half;
         }
-        while (i < n - 1 && probs[o + i] == 0) {
+        while (i < n - 1 && p[o + i] == 0) {
             i++;
         }
-        while (probs[o + i] == 0 && i > 0) {
+        while (p[o + i] == 0 && i > 0) {
             i--; // rounding left q above every cumulative sum: the last non-empty bin
         }
         double below = i > 0 ? cum[o + i - 1] : 0;
-        double r = Math.min(1, Math.max(0, (q - below) / probs[o + i])); // level inside bin i
+        double r = Math.min(1, Math.max(0, (q - below) / p[o + i])); // level inside bin i
         if (bins.tails && i == 0) {
             return borders[1] + bins.sLeft * StdNormal.quantile(r / 2);
         }
@@ -327,10 +364,10 @@ public final class HistogramDistribution implements PredictiveDistribution {
         return borders[i] + (borders[i + 1] - borders[i]) * r;
     }
 
-    private double firstNonEmptyBorder(int b) {
+    private double firstNonEmptyBorder(double[] p, int b) {
         int o = b * bins.n;
         for (int i = 0; i < bins.n; i++) {
-            if (probs[o + i] > 0) {
+            if (p[o + i] > 0) {
                 return bins.borders[i];
             }
         }
@@ -340,9 +377,10 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
+        double[] p = probs();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = logDensity(b, y[b]);
+            out[b] = logDensity(p, b, y[b]);
         }
         return out;
     }
@@ -350,10 +388,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] cumulativeProbability(double[] y) {
         checkY(y);
+        double[] p = probs();
         double[] c = cum();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = cdf(c, b, y[b]);
+            out[b] = cdf(p, c, b, y[b]);
         }
         return out;
     }
@@ -361,10 +400,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] inverseCumulativeProbability(double p) {
         Checks.inClosedRange("p", p, 0, 1);
+        double[] probs = probs();
         double[] c = cum();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = quantile(c, b, p);
+            out[b] = quantile(probs, c, b, p);
         }
         return out;
     }
@@ -374,13 +414,14 @@ public final class HistogramDistribution implements PredictiveDistribution {
         double[] m = means;
         if (m == null) {
             int n = bins.n;
+            double[] p = probs();
             double[] c = bins.componentMean;
             m = new double[rows];
             for (int b = 0; b < rows; b++) {
                 int o = b * n;
                 double s = 0;
                 for (int i = 0; i < n; i++) {
-                    s += probs[o + i] * c[i];
+                    s += p[o + i] * c[i];
                 }
                 m[b] = s;
             }
@@ -392,6 +433,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[] variance() {
         double[] m = mean();
+        double[] p = probs();
         int n = bins.n;
         double[] cm = bins.componentMean;
         double[] cv = bins.componentVariance;
@@ -401,7 +443,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
             double s = 0;
             for (int i = 0; i < n; i++) {
                 double d = cm[i] - m[b];
-                s += probs[o + i] * (cv[i] + d * d);
+                s += p[o + i] * (cv[i] + d * d);
             }
             out[b] = s;
         }
@@ -410,6 +452,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     @Override
     public double[] mode() {
+        double[] p = probs();
         int n = bins.n;
         double[] borders = bins.borders;
         double[] out = new double[rows];
@@ -420,11 +463,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
             for (int i = 0; i < n; i++) {
                 double dens;
                 if (bins.tails && i == 0) {
-                    dens = probs[o] * Bins.SQRT_2_OVER_PI / bins.sLeft;
+                    dens = p[o] * Bins.SQRT_2_OVER_PI / bins.sLeft;
                 } else if (bins.tails && i == n - 1) {
-                    dens = probs[o + n - 1] * Bins.SQRT_2_OVER_PI / bins.sRight;
+                    dens = p[o + n - 1] * Bins.SQRT_2_OVER_PI / bins.sRight;
                 } else {
-                    dens = probs[o + i] / (borders[i + 1] - borders[i]);
+                    dens = p[o + i] / (borders[i + 1] - borders[i]);
                 }
                 if (dens > best) {
                     best = dens;
@@ -441,11 +484,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
         Checks.notNull("rng", rng);
         Checks.atLeast("n", n, 0);
         double[] c = cum();
+        double[] p = probs();
         double[][] out = new double[n][rows];
         for (int s = 0; s < n; s++) {
             for (int b = 0; b < rows; b++) {
                 double u = ((rng.nextLong() >>> 11) + 0.5) * 0x1.0p-53; // in (0, 1)
-                out[s][b] = quantile(c, b, u);
+                out[s][b] = quantile(p, c, b, u);
             }
         }
         return out;
@@ -472,10 +516,11 @@ public final class HistogramDistribution implements PredictiveDistribution {
     public double[][] quantiles(double... levels) {
         Checks.allInClosedRange("levels", levels, 0, 1);
         double[] c = cum();
+        double[] p = probs();
         double[][] out = new double[levels.length][rows];
         for (int b = 0; b < rows; b++) {
             for (int l = 0; l < levels.length; l++) {
-                out[l][b] = quantile(c, b, levels[l]);
+                out[l][b] = quantile(p, c, b, levels[l]);
             }
         }
         return out;
@@ -485,6 +530,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[][] cumulativeProbabilityGrid(double[] grid) {
         Checks.allFinite("grid", grid);
+        double[] p = probs();
         double[] c = cum();
         int n = bins.n;
         double[] borders = bins.borders;
@@ -495,12 +541,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
             if (bins.tails && y <= borders[1]) {
                 double t = 2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = probs[b * n] * t;
+                    row[b] = p[b * n] * t;
                 }
             } else if (bins.tails && y >= borders[n - 1]) {
                 double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = Math.min(1, c[b * n + n - 2] + probs[b * n + n - 1] * inTail);
+                    row[b] = Math.min(1, c[b * n + n - 2] + p[b * n + n - 1] * inTail);
                 }
             } else {
                 int i = bins.binOf(y);
@@ -514,7 +560,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
                 double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
                 for (int b = 0; b < rows; b++) {
                     double below = i > 0 ? c[b * n + i - 1] : 0;
-                    row[b] = Math.min(1, below + probs[b * n + i] * frac);
+                    row[b] = Math.min(1, below + p[b * n + i] * frac);
                 }
             }
         }
@@ -525,6 +571,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
     @Override
     public double[][] logDensityGrid(double[] grid) {
         Checks.allFinite("grid", grid);
+        double[] p = probs();
         int n = bins.n;
         double[] borders = bins.borders;
         double[][] out = new double[grid.length][rows];
@@ -534,12 +581,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
             if (bins.tails && y <= borders[1]) {
                 double t = Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(b * n, 0) + t;
+                    row[b] = logProb(p, b * n, 0) + t;
                 }
             } else if (bins.tails && y >= borders[n - 1]) {
                 double t = Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(b * n, n - 1) + t;
+                    row[b] = logProb(p, b * n, n - 1) + t;
                 }
             } else {
                 int i = bins.binOf(y);
@@ -549,7 +596,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
                 }
                 double logW = Math.log(borders[i + 1] - borders[i]);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(b * n, i) - logW;
+                    row[b] = logProb(p, b * n, i) - logW;
                 }
             }
         }

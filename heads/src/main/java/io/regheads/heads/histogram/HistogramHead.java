@@ -199,9 +199,11 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
 
     /**
      * Fills one columnar {@link HistogramDistribution} chunk by chunk: {@code phi W} into an arena buffer (one matrix
-     * product, no bias broadcast), one host copy, then per row the bias and the softmax with {@link BinSoftmax}
-     * (vectorised float exponentials for FLOAT models, double ones for DOUBLE models) straight into the
-     * distribution's flat probability array, and the mean alongside.
+     * product, no bias broadcast), one host copy into the distribution's flat logit array, then per row the bias,
+     * the exponentials with {@link BinSoftmax} (vectorised float exponentials for FLOAT models, double ones for
+     * DOUBLE models) and the mean, the rows split over as many threads as the matrix products use (the same bits
+     * for any number of threads). The probabilities ({@code B * n} doubles) are computed by the same kernels on
+     * the distribution's first query that needs them, so a prediction asked for its means only never builds them.
      *
      * <p>Accuracy against {@link #distribution} (the exact softmax in double): for FLOAT models each probability
      * has a relative error of at most {@code 3.1e-7 + 1.2e-7 D} with D the row's logit spread {@code max - min}
@@ -217,41 +219,45 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
         int n = config.bins();
-        double[] probs = new double[Math.multiplyExact(rows, n)]; // [B * n]
+        int size = Math.multiplyExact(rows, n);
+        boolean isFloat = proj.dataType() == DataType.FLOAT;
+        float[] zf = isFloat ? new float[size] : null; // [B * n] logits without bias, kept for the probabilities
+        double[] zd = isFloat ? null : new double[size];
+        float[] biasF = isFloat ? Host.read(proj.bias().value(), new float[n]) : null;
+        double[] biasD = isFloat ? null : Host.read(proj.bias().value(), new double[n]);
         double[] means = new double[rows]; // [B]
+        double[] values = bins.componentMean;
         return new DistributionBuilder() {
             private int next;
+            private double[] probs; // [B * n]: allocated when a row is computed exactly, else on first use
             private double[] logProbs; // [B * n], NaN-filled: allocated when a row needs its exact log probabilities
 
             @Override
             public void add(INDArray phi, int row, Arena arena) {
                 int added = DistributionBuilder.checkChunk(phi, row, next, rows);
                 int b = added - next;
-                DataType type = proj.dataType();
-                Checks.require(phi.size(1) == config.inputWidth() && phi.dataType() == type,
-                        "phi must be [b, %d] %s, got %s %s", config.inputWidth(), type,
+                Checks.require(phi.size(1) == config.inputWidth() && phi.dataType() == proj.dataType(),
+                        "phi must be [b, %d] %s, got %s %s", config.inputWidth(), proj.dataType(),
                         Arrays.toString(phi.shape()), phi.dataType());
-                INDArray logits = arena.get(type, b, n); // [b, n] = phi W; the bias is added on the host
+                INDArray logits = arena.get(proj.dataType(), b, n); // [b, n] = phi W; the bias is added on the host
                 Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
-                if (type == DataType.FLOAT) {
-                    float[] z = Host.read(logits, arena.floats(b * n));
-                    float[] bias = Host.read(proj.bias().value(), arena.floats(n));
-                    BinSoftmax.rows(z, bias, b, n, bins.componentMean, probs, means, row, r -> {
+                if (isFloat) {
+                    Host.read(logits, 0, zf, row * n, b * n);
+                    BinSoftmax.rowsInParallel(zf, biasF, row, added, n, values, null, means, r -> {
                         double[] l = new double[n];
                         for (int j = 0; j < n; j++) {
-                            l[j] = z[r * n + j] + bias[j]; // the float sum, as the fast rows see it
+                            l[j] = zf[r * n + j] + biasF[j]; // the float sum, as the fast rows see it
                         }
-                        exact(l, phi, r, row);
+                        exact(l, phi, r - row, row);
                     });
                 } else {
-                    double[] z = Host.read(logits, arena.doubles(b * n));
-                    double[] bias = Host.read(proj.bias().value(), arena.doubles(n));
-                    BinSoftmax.rows(z, bias, b, n, bins.componentMean, probs, means, row, r -> {
+                    Host.read(logits, 0, zd, row * n, b * n);
+                    BinSoftmax.rowsInParallel(zd, biasD, row, added, n, values, null, means, r -> {
                         double[] l = new double[n];
                         for (int j = 0; j < n; j++) {
-                            l[j] = z[r * n + j] + bias[j];
+                            l[j] = zd[r * n + j] + biasD[j];
                         }
-                        exact(l, phi, r, row);
+                        exact(l, phi, r - row, row);
                     });
                 }
                 next = added;
@@ -265,23 +271,40 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                         break;
                     }
                 }
+                if (probs == null) {
+                    probs = new double[size];
+                }
                 if (logProbs == null) {
-                    logProbs = new double[probs.length];
+                    logProbs = new double[size];
                     Arrays.fill(logProbs, Double.NaN);
                 }
                 int o = (first + r) * n;
                 HistogramDistribution.exactRow(l, 0, n, probs, logProbs, o);
                 double m = 0;
                 for (int j = 0; j < n; j++) {
-                    m += probs[o + j] * bins.componentMean[j];
+                    m += probs[o + j] * values[j];
                 }
                 means[first + r] = m;
             }
 
+            /**
+             * The probabilities are computed on the distribution's first query that needs them, by the same kernels
+             * (the rows computed exactly are already in place: the kernels hand the same rows over again, and they
+             * are left as they are).
+             */
             @Override
             public HistogramDistribution build() {
                 Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                return new HistogramDistribution(bins, probs, logProbs, means);
+                double[] exactRows = probs;
+                return new HistogramDistribution(bins, rows, () -> {
+                    double[] p = exactRows != null ? exactRows : new double[size];
+                    if (isFloat) {
+                        BinSoftmax.rowsInParallel(zf, biasF, 0, rows, n, values, p, null, r -> { });
+                    } else {
+                        BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, r -> { });
+                    }
+                    return p;
+                }, logProbs, means);
             }
         };
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,14 +39,21 @@ class BinSoftmaxTest {
             bias[j] = (float) rnd.nextGaussian();
             values[j] = (j + 0.5) / n;
         }
-        double[] p1 = new double[(b + 2) * n];
-        double[] m1 = new double[b + 2];
+        double[] p1 = new double[b * n];
+        double[] m1 = new double[b];
         List<Integer> f1 = new ArrayList<>();
-        BinSoftmax.rows(z, bias, b, n, values, p1, m1, 2, f1::add);
+        BinSoftmax.rows(z, bias, 0, b, n, values, p1, m1, f1::add);
         assertEquals(n > 1 ? List.of(3, 5, 7) : List.of(7), f1);
-        double[] again = new double[(b + 2) * n];
-        BinSoftmax.rows(z, bias, b, n, values, again, new double[b + 2], 2, r -> { });
+        double[] again = new double[b * n];
+        BinSoftmax.rows(z, bias, 0, b, n, values, again, null, r -> { });
         assertArrayEquals(p1, again); // deterministic, bit for bit
+        // the means alone, in two ranges of rows, as a prediction computes them before any probability: the same bits
+        double[] m2 = new double[b];
+        List<Integer> f2 = new ArrayList<>();
+        BinSoftmax.rows(z, bias, 0, 17, n, values, null, m2, f2::add);
+        BinSoftmax.rows(z, bias, 17, b, n, values, null, m2, f2::add);
+        assertEquals(f1, f2);
+        assertArrayEquals(m1, m2);
         for (int r = 0; r < b; r++) {
             if (f1.contains(r)) {
                 continue;
@@ -67,10 +75,101 @@ class BinSoftmaxTest {
             for (int j = 0; j < n; j++) {
                 double exact = Math.exp(l[j] - max) / s;
                 mean += exact * values[j];
-                double got = p1[(r + 2) * n + j];
+                double got = p1[r * n + j];
                 assertEquals(exact, got, bound * exact, "row " + r + ", bin " + j);
             }
-            assertEquals(mean, m1[r + 2], bound, "mean of row " + r);
+            assertEquals(mean, m1[r], bound, "mean of row " + r);
         }
+    }
+
+    /**
+     * Double logits: every probability within 1e-15 relative of the softmax with Math.exp, the rows spreading over
+     * 700 handed over, and the means computed alone (before any probability) the same bits as with them.
+     */
+    @Test
+    void doubleRowsMatchTheExactSoftmaxAndTheirMeansAlone() {
+        int b = 12;
+        int n = 37;
+        SplittableRandom rnd = new SplittableRandom(5);
+        double[] z = new double[b * n];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = rnd.nextGaussian() * 20;
+        }
+        z[4 * n + 2] = 800; // spread over 700: fallback
+        double[] bias = new double[n];
+        double[] values = new double[n];
+        for (int j = 0; j < n; j++) {
+            bias[j] = rnd.nextGaussian();
+            values[j] = j - 3.5;
+        }
+        double[] p = new double[b * n];
+        double[] m = new double[b];
+        List<Integer> f = new ArrayList<>();
+        BinSoftmax.rows(z, bias, 0, b, n, values, p, m, f::add);
+        assertEquals(List.of(4), f);
+        double[] alone = new double[b];
+        BinSoftmax.rows(z, bias, 0, 5, n, values, null, alone, r -> { });
+        BinSoftmax.rows(z, bias, 5, b, n, values, null, alone, r -> { });
+        assertArrayEquals(m, alone);
+        for (int r = 0; r < b; r++) {
+            if (r == 4) {
+                continue;
+            }
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < n; j++) {
+                max = Math.max(max, z[r * n + j] + bias[j]);
+            }
+            double s = 0;
+            for (int j = 0; j < n; j++) {
+                s += Math.exp(z[r * n + j] + bias[j] - max);
+            }
+            double mean = 0;
+            for (int j = 0; j < n; j++) {
+                double exact = Math.exp(z[r * n + j] + bias[j] - max) / s;
+                mean += exact * values[j];
+                assertEquals(exact, p[r * n + j], 1e-15 * exact + Double.MIN_NORMAL, "row " + r + ", bin " + j);
+            }
+            assertEquals(mean, m[r], 1e-14, "mean of row " + r);
+        }
+    }
+
+    /**
+     * Rows split over threads (600 rows of 256 logits: two parts or more where ND4J gives the BLAS two threads or
+     * more) give the bits of one sequential pass, and the rows handed over come in row order, once each.
+     */
+    @Test
+    void rowsInParallelGiveTheSequentialBits() {
+        int b = 600;
+        int n = 256;
+        SplittableRandom rnd = new SplittableRandom(11);
+        float[] z = new float[b * n];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = (float) (rnd.nextGaussian() * 4);
+        }
+        int[] wide = {7, 301, 599};
+        for (int r : wide) {
+            z[r * n + 3] = 200f;
+        }
+        float[] bias = new float[n];
+        double[] values = new double[n];
+        for (int j = 0; j < n; j++) {
+            bias[j] = (float) rnd.nextGaussian();
+            values[j] = j;
+        }
+        double[] p1 = new double[b * n];
+        double[] m1 = new double[b];
+        List<Integer> f1 = new ArrayList<>();
+        BinSoftmax.rows(z, bias, 0, b, n, values, p1, m1, f1::add);
+        double[] p2 = new double[b * n];
+        double[] m2 = new double[b];
+        List<Integer> f2 = new ArrayList<>();
+        BinSoftmax.rowsInParallel(z, bias, 0, b, n, values, p2, m2, f2::add);
+        assertEquals(List.of(7, 301, 599), f1);
+        assertEquals(f1, f2);
+        assertArrayEquals(p1, p2);
+        assertArrayEquals(m1, m2);
+        double[] m3 = new double[b];
+        BinSoftmax.rowsInParallel(z, bias, 0, b, n, values, null, m3, r -> { });
+        assertArrayEquals(m1, m3);
     }
 }

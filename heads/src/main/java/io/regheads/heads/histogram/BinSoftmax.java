@@ -15,11 +15,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of z and the bias added
  * (vectorised), its maximum and minimum ({@link Simd}); the exponentials ({@link FastExp#expShifted}: in SIMD
  * lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the same bits either way); one
- * scalar pass that stores them as doubles and adds them and their {@code values}-weighted sum in double (four
- * partial sums each); and a vectorised multiplication by the reciprocal of the sum. Float logits use the float
- * kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87
- * below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing), double logits the double
- * kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
+ * scalar pass that adds them and their {@code values}-weighted sum in double (four partial sums each); and, when
+ * the probabilities are asked for, one pass that stores each exponential times the reciprocal of the sum. Float
+ * logits use the float kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an
+ * entry more than 87 below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing),
+ * double logits the double kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
  * b)} either way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
  * Package-private; stateless.
  *
@@ -101,53 +101,10 @@ final class BinSoftmax {
     }
 
     /**
-     * Adds a row's exponentials and their {@code values}-weighted sum in double, storing them as doubles and
-     * normalising them when {@code probs} is not null.
+     * Adds a row's exponentials and their {@code values}-weighted sum in double (four partial sums each), then
+     * writes the mean and, when {@code probs} is not null, the probabilities {@code e * (1 / s)}.
      */
     private static void sums(float[] exps, int n, double[] values, double[] probs, double[] means, int row) {
-        if (probs == null) {
-            meanOnly(exps, n, values, means, row);
-            return;
-        }
-        int o = row * n;
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        double m0 = 0;
-        double m1 = 0;
-        double m2 = 0;
-        double m3 = 0;
-        int j = 0;
-        for (; j + 3 < n; j += 4) {
-            double e0 = exps[j];
-            double e1 = exps[j + 1];
-            double e2 = exps[j + 2];
-            double e3 = exps[j + 3];
-            probs[o + j] = e0;
-            probs[o + j + 1] = e1;
-            probs[o + j + 2] = e2;
-            probs[o + j + 3] = e3;
-            s0 += e0;
-            s1 += e1;
-            s2 += e2;
-            s3 += e3;
-            m0 += e0 * values[j];
-            m1 += e1 * values[j + 1];
-            m2 += e2 * values[j + 2];
-            m3 += e3 * values[j + 3];
-        }
-        for (; j < n; j++) {
-            double e0 = exps[j];
-            probs[o + j] = e0;
-            s0 += e0;
-            m0 += e0 * values[j];
-        }
-        normalise(probs, means, o, n, row, (s0 + s1) + (s2 + s3), (m0 + m1) + (m2 + m3));
-    }
-
-    /** The arithmetic of {@link #sums} without the stores: the same partial sums in the same order. */
-    private static void meanOnly(float[] exps, int n, double[] values, double[] means, int row) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -176,7 +133,17 @@ final class BinSoftmax {
             s0 += e0;
             m0 += e0 * values[j];
         }
-        means[row] = ((m0 + m1) + (m2 + m3)) / ((s0 + s1) + (s2 + s3));
+        double s = (s0 + s1) + (s2 + s3);
+        if (probs != null) {
+            double inv = 1 / s; // s >= 1: the maximum's exp(0)
+            int o = row * n;
+            for (int k = 0; k < n; k++) {
+                probs[o + k] = exps[k] * inv;
+            }
+        }
+        if (means != null) {
+            means[row] = ((m0 + m1) + (m2 + m3)) / s;
+        }
     }
 
     /** As {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)} for double logits. */
@@ -205,26 +172,15 @@ final class BinSoftmax {
                 s += e;
                 m += e * values[j];
             }
-            if (probs == null) {
-                means[r] = m / s;
-                continue;
+            if (probs != null) {
+                double inv = 1 / s; // s >= 1: the maximum's exp(0)
+                for (int j = 0; j < n; j++) {
+                    probs[first + j] = poly[j] * inv;
+                }
             }
-            System.arraycopy(poly, 0, probs, first, n);
-            normalise(probs, means, first, n, r, s, m);
-        }
-    }
-
-    /**
-     * Probabilities {@code e / s} (by the reciprocal) and, when {@code means} is not null, the mean {@code m / s};
-     * s >= 1 (the maximum's exp(0)).
-     */
-    private static void normalise(double[] probs, double[] means, int o, int n, int row, double s, double m) {
-        double inv = 1 / s;
-        for (int k = o; k < o + n; k++) {
-            probs[k] *= inv;
-        }
-        if (means != null) {
-            means[row] = m / s;
+            if (means != null) {
+                means[r] = m / s;
+            }
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.regheads.core.internal;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
  * Whether the array kernels run in SIMD lanes, and the small float reductions the softmax kernels need, with a
  * scalar form for JVMs without SIMD. Internal; stateless and thread-safe.
@@ -11,7 +14,8 @@ package io.regheads.core.internal;
  * application's JVM), the system property {@value #PROPERTY} is not {@code false}, the preferred vector shape holds
  * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
  * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
- * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) runs the self-check, then
+ * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) waits until the JIT has been
+ * idle for half a second (the application's own first calls compiled; at most 3 s), runs the self-check, then
  * the SIMD and the scalar kernels on small arrays in turns, resting twice as long as each turn took, until the
  * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
  * never, if they do not get faster within 90 seconds). Until then, and
@@ -24,6 +28,8 @@ public final class Simd {
 
     /** System property that turns the SIMD kernels off when {@code false} (they are on when available). */
     public static final String PROPERTY = "regheads.simd";
+    /** Longest wait of the warm-up thread for the JIT to fall quiet before it starts. */
+    static final int QUIET_COMPILER_MAX_SECONDS = 3;
     /** Name of the daemon thread that checks and compiles the SIMD kernels before they are used. */
     public static final String WARM_UP_THREAD = "regheads-simd-warm-up";
 
@@ -72,13 +78,40 @@ public final class Simd {
 
     private static void warmUp() {
         try {
+            awaitQuietCompiler();
             if (SimdKernels.usable()) {
                 enabled = SimdKernels.fasterOnceCompiled();
             }
         } catch (LinkageError | RuntimeException e) { // an API that changed in a later JDK: the scalar forms
             enabled = false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            enabled = false;
         } finally {
             WARM_UP_DONE.countDown();
+        }
+    }
+
+    /**
+     * Waits until the JIT has compiled nothing for half a second, at most {@value #QUIET_COMPILER_MAX_SECONDS} s:
+     * compiling the Vector API kernels is expensive, and started at once it delayed the compilation of the
+     * application's own first calls (the first 30 histogram predictions after loading a model took twice as long).
+     * Without a compilation-time monitor: a fixed five seconds.
+     */
+    private static void awaitQuietCompiler() throws InterruptedException {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            Thread.sleep(5000);
+            return;
+        }
+        long deadline = System.nanoTime() + QUIET_COMPILER_MAX_SECONDS * 1_000_000_000L;
+        long last = jit.getTotalCompilationTime();
+        int quiet = 0;
+        while (quiet < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            long now = jit.getTotalCompilationTime();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
         }
     }
 

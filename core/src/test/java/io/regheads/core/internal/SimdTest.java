@@ -19,7 +19,7 @@ class SimdTest {
         boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
         boolean off = "false".equalsIgnoreCase(System.getProperty(Simd.PROPERTY));
         assertEquals(module && !off, Simd.requested(), "module present: " + module + ", property off: " + off);
-        assertEquals(module && !off, Simd.awaitWarmUp(Duration.ofSeconds(120)),
+        assertEquals(module && !off, Simd.awaitWarmUp(Duration.ofSeconds(150)),
                 "after the warm-up; module present: " + module + ", property off: " + off);
     }
 

@@ -18,10 +18,10 @@ import java.lang.management.ManagementFactory;
  * idle for half a second (the application's own first calls compiled; at most 3 s), runs the self-check, then
  * the SIMD and the scalar kernels on small arrays in turns, resting twice as long as each turn took, until the
  * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
- * never, if they do not get faster within 90 seconds). Until then, and
- * otherwise, every method runs its scalar form. <b>Either way the results are the same bits</b>: the SIMD kernels
- * do the same IEEE operations per element, and the reductions here are exact (a maximum or a minimum does not
- * depend on the order), so the switch changes speed only.
+ * never, if they do not get faster within 90 seconds). Until then, and otherwise, every method runs its scalar
+ * form. <b>Either way the results are the same bits</b>: the SIMD kernels do the same IEEE operations per
+ * element, and the reductions here are exact (a maximum or a minimum does not depend on the order), so the switch
+ * changes speed only.
  */
 public final class Simd {
     private Simd() {}
@@ -96,12 +96,12 @@ public final class Simd {
      * Waits until the JIT has compiled nothing for half a second, at most {@value #QUIET_COMPILER_MAX_SECONDS} s:
      * compiling the Vector API kernels is expensive, and started at once it delayed the compilation of the
      * application's own first calls (the first 30 histogram predictions after loading a model took twice as long).
-     * Without a compilation-time monitor: a fixed five seconds.
+     * Without a compilation-time monitor: the longest wait.
      */
     private static void awaitQuietCompiler() throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            Thread.sleep(5000);
+            Thread.sleep(QUIET_COMPILER_MAX_SECONDS * 1000L);
             return;
         }
         long deadline = System.nanoTime() + QUIET_COMPILER_MAX_SECONDS * 1_000_000_000L;

@@ -55,18 +55,24 @@ final class BinSoftmax {
      */
     static void rowsInParallel(float[] z, float[] bias, int from, int to, int n, double[] values, double[] probs,
             double[] means, Fallback fallback) {
-        ConcurrentLinkedQueue<Integer> handed = new ConcurrentLinkedQueue<>();
-        RowParallel.run(from, to, Math.max(1, MIN_LOGITS_PER_THREAD / n),
-                (a, b) -> rows(z, bias, a, b, n, values, probs, means, handed::add));
-        handed.stream().sorted().forEach(fallback::row);
+        split(from, to, n, fallback, (a, b, handOver) -> rows(z, bias, a, b, n, values, probs, means, handOver));
     }
 
     /** As {@link #rowsInParallel(float[], float[], int, int, int, double[], double[], double[], Fallback)}. */
     static void rowsInParallel(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
             double[] means, Fallback fallback) {
+        split(from, to, n, fallback, (a, b, handOver) -> rows(z, bias, a, b, n, values, probs, means, handOver));
+    }
+
+    /** Rows {@code [from, to)} of one of the kernels, handing the rows they do not cover to {@code handOver}. */
+    private interface Part {
+        void rows(int from, int to, Fallback handOver);
+    }
+
+    /** Runs {@code part} over {@link RowParallel}'s threads, then the rows handed over, in the caller, in order. */
+    private static void split(int from, int to, int n, Fallback fallback, Part part) {
         ConcurrentLinkedQueue<Integer> handed = new ConcurrentLinkedQueue<>();
-        RowParallel.run(from, to, Math.max(1, MIN_LOGITS_PER_THREAD / n),
-                (a, b) -> rows(z, bias, a, b, n, values, probs, means, handed::add));
+        RowParallel.run(from, to, Math.max(1, MIN_LOGITS_PER_THREAD / n), (a, b) -> part.rows(a, b, handed::add));
         handed.stream().sorted().forEach(fallback::row);
     }
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The heads' columnar distributions against naive references computed here with plain loops and {@link Math#exp}
@@ -312,6 +313,64 @@ class HeadDistributionTest {
                 assertEquals(le[b], lf[b], 0.0, "log density of row " + b + " in bin " + i);
             }
         }
+    }
+
+    /**
+     * Many wide rows among ordinary ones, added in three chunks: each wide row keeps exactly the probabilities, mean
+     * and log probabilities of {@code distribution(phi)} (the compact store of exact rows grows past its first
+     * capacity), and each ordinary row keeps its float-kernel values within the stated bound, whichever query comes
+     * first.
+     */
+    @Test
+    void manyWideRowsAmongOrdinaryOnesKeepTheirOwnValues() {
+        int n = 8;
+        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, 0, 1),
+                false, 4), DataType.FLOAT);
+        int rows = 14;
+        INDArray phi = GradientCheck.random(9, 1.0, rows, D).castTo(DataType.FLOAT);
+        boolean[] wide = new boolean[rows];
+        for (int r : new int[] {0, 2, 3, 5, 6, 7, 9, 10, 11, 13}) {
+            phi.getRow(r).muli(5000);
+            wide[r] = true;
+        }
+        HistogramDistribution exact = head.distribution(phi);
+        RegressionHead.DistributionBuilder builder = head.distributionBuilder(rows);
+        Arena arena = Arena.create();
+        int[] starts = {0, 4, 9, rows};
+        for (int c = 0; c + 1 < starts.length; c++) {
+            arena.reset();
+            builder.add(phi.get(NDArrayIndex.interval(starts[c], starts[c + 1]), NDArrayIndex.all()).dup(), starts[c],
+                    arena);
+        }
+        HistogramDistribution fast = (HistogramDistribution) builder.build();
+        double[] y = new double[rows];
+        for (int i = 0; i < n; i++) {
+            java.util.Arrays.fill(y, (i + 0.5) / n);
+            double[] le = exact.logDensity(y); // log densities first: before the probabilities exist
+            double[] lf = fast.logDensity(y);
+            for (int r = 0; r < rows; r++) {
+                if (wide[r]) {
+                    assertEquals(le[r], lf[r], 0.0, "log density of wide row " + r + " in bin " + i);
+                } else {
+                    assertEquals(le[r], lf[r], 1e-5, "log density of ordinary row " + r + " in bin " + i);
+                }
+            }
+        }
+        double[][] p = exact.probabilities();
+        double[][] q = fast.probabilities();
+        double[] me = exact.mean();
+        double[] mf = fast.mean();
+        for (int r = 0; r < rows; r++) {
+            if (wide[r]) {
+                assertArrayEquals(p[r], q[r], 0.0, "wide row " + r);
+                assertEquals(me[r], mf[r], 0.0, "mean of wide row " + r);
+            } else {
+                assertArrayEquals(p[r], q[r], 1e-5, "ordinary row " + r);
+                assertEquals(me[r], mf[r], 1e-5, "mean of ordinary row " + r);
+            }
+        }
+        assertTrue(java.util.stream.IntStream.range(0, rows).filter(r -> wide[r])
+                .anyMatch(r -> java.util.Arrays.stream(p[r]).anyMatch(v -> v == 0)), "a wide row must underflow");
     }
 
     /** Every head's builder recomputes a row whose float output overflows in double, as distribution(phi) does. */

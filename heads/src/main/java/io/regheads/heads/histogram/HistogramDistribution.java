@@ -54,8 +54,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
     private final int rows;
     private volatile double[] probs; // [B * n], each row sums to 1; null until a deferred softmax has run
     private Supplier<double[]> deferred; // computes probs on first use, or null; guarded by this
-    /** [B * n] exact log-probabilities, or null; a row whose first entry is NaN has none (log probs is accurate). */
+    /**
+     * Exact log-probabilities, n per kept row, or null: row b's are at {@code logSlot[b] * n} ({@code logSlot[b] < 0}:
+     * none, {@code log probs} is accurate), or at {@code b * n} when {@code logSlot} is null.
+     */
     private final double[] logProbs;
+    private final int[] logSlot; // [B] or null (see logProbs)
     private volatile double[] cum; // [B * n] cumulative sums, last of each row exactly 1; built on first use
     private volatile double[] means; // [B], built on first use or given
 
@@ -71,26 +75,34 @@ public final class HistogramDistribution implements PredictiveDistribution {
 
     /**
      * Trusted: {@code probs [B * n]} already normalised (rows of non-negative values summing to 1 up to rounding),
-     * owned by the new object; {@code logProbs [B * n]} (owned) their exact logarithms, or null, or NaN at the start
-     * of each row that has none (see the field); {@code means [B]} (owned) or null to compute them on first use.
+     * owned by the new object; {@code logProbs [B * n]} (owned) their exact logarithms, or null; {@code means [B]}
+     * (owned) or null to compute them on first use.
      */
     HistogramDistribution(Bins bins, double[] probs, double[] logProbs, double[] means) {
         this.bins = bins;
         this.rows = probs.length / bins.n;
         this.probs = probs;
         this.logProbs = logProbs;
+        this.logSlot = null;
         this.means = means;
     }
 
     /**
      * Trusted, with the probabilities computed on first use: {@code probs} returns them as the other constructor
      * takes them ({@code [rows * n]}, owned), once, under this object's lock; {@code means [rows]} (owned) must be
-     * given. A prediction asked for its means only never builds the {@code rows * n} probabilities.
+     * given. A prediction asked for its means only never builds the {@code rows * n} probabilities. The few rows
+     * with exact log probabilities keep them compactly: row b's n values at {@code logProbs[logSlot[b] * n]} (owned),
+     * none where {@code logSlot[b] < 0}; both null when no row has them.
      */
-    HistogramDistribution(Bins bins, int rows, Supplier<double[]> probs, double[] logProbs, double[] means) {
+    HistogramDistribution(Bins bins, int rows, Supplier<double[]> probs, int[] logSlot, double[] logProbs,
+            double[] means) {
+        Checks.require((logSlot == null) == (logProbs == null), "logSlot and logProbs must both be given or both null");
+        Checks.require(logSlot == null || logSlot.length == rows, "logSlot must have %d entries, got %d", rows,
+                logSlot == null ? 0 : logSlot.length);
         this.bins = bins;
         this.rows = rows;
         this.deferred = probs;
+        this.logSlot = logSlot;
         this.logProbs = logProbs;
         this.means = means;
     }
@@ -275,29 +287,34 @@ public final class HistogramDistribution implements PredictiveDistribution {
         Checks.rowValues("y", y, rows);
     }
 
-    /** {@code log p} of bin i of row b (flat index {@code o + i}): exact when kept, else {@code log(probs)}. */
-    private double logProb(double[] p, int o, int i) {
-        double[] lp = logProbs;
-        return lp != null && !Double.isNaN(lp[o]) ? lp[o + i] : Math.log(p[o + i]);
+    /** {@code log p} of bin i of row b: exact when kept, else {@code log(probs)}. */
+    private double logProb(double[] p, int b, int i) {
+        int n = bins.n;
+        if (logProbs != null) {
+            int slot = logSlot == null ? b : logSlot[b];
+            if (slot >= 0) {
+                return logProbs[slot * n + i];
+            }
+        }
+        return Math.log(p[b * n + i]);
     }
 
     private double logDensity(double[] p, int b, double y) {
         int n = bins.n;
         double[] borders = bins.borders;
-        int o = b * n;
         if (bins.tails) {
             if (y <= borders[1]) {
-                return logProb(p, o, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
+                return logProb(p, b, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
             }
             if (y >= borders[n - 1]) {
-                return logProb(p, o, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
+                return logProb(p, b, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
             }
         }
         int i = bins.binOf(y);
         if (i < 0 || i >= n) {
             return Double.NEGATIVE_INFINITY;
         }
-        return logProb(p, o, i) - Math.log(borders[i + 1] - borders[i]);
+        return logProb(p, b, i) - Math.log(borders[i + 1] - borders[i]);
     }
 
     private double cdf(double[] p, double[] cum, int b, double y) {
@@ -581,12 +598,12 @@ public final class HistogramDistribution implements PredictiveDistribution {
             if (bins.tails && y <= borders[1]) {
                 double t = Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b * n, 0) + t;
+                    row[b] = logProb(p, b, 0) + t;
                 }
             } else if (bins.tails && y >= borders[n - 1]) {
                 double t = Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b * n, n - 1) + t;
+                    row[b] = logProb(p, b, n - 1) + t;
                 }
             } else {
                 int i = bins.binOf(y);
@@ -596,7 +613,7 @@ public final class HistogramDistribution implements PredictiveDistribution {
                 }
                 double logW = Math.log(borders[i + 1] - borders[i]);
                 for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b * n, i) - logW;
+                    row[b] = logProb(p, b, i) - logW;
                 }
             }
         }

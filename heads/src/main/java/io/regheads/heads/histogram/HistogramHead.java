@@ -229,8 +229,12 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         double[] values = bins.componentMean;
         return new DistributionBuilder() {
             private int next;
-            private double[] probs; // [B * n]: allocated when a row is computed exactly, else on first use
-            private double[] logProbs; // [B * n], NaN-filled: allocated when a row needs its exact log probabilities
+            // the rows computed exactly (few: a very wide or overflowed row), compactly: row r's n probabilities and
+            // exact log probabilities at slot[r] * n of exactProbs and exactLogs; slot null until the first one
+            private int[] slot; // [B], -1 for a row the kernels computed
+            private double[] exactProbs = new double[0];
+            private double[] exactLogs = new double[0];
+            private int kept;
 
             @Override
             public void add(INDArray phi, int row, Arena arena) {
@@ -271,40 +275,49 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                         break;
                     }
                 }
-                if (probs == null) {
-                    probs = new double[size];
+                if (slot == null) {
+                    slot = new int[rows];
+                    Arrays.fill(slot, -1);
                 }
-                if (logProbs == null) {
-                    logProbs = new double[size];
-                    Arrays.fill(logProbs, Double.NaN);
+                int o = kept * n;
+                if (o + n > exactProbs.length) {
+                    int capacity = Math.max(4 * n, 2 * exactProbs.length);
+                    exactProbs = Arrays.copyOf(exactProbs, capacity);
+                    exactLogs = Arrays.copyOf(exactLogs, capacity);
                 }
-                int o = (first + r) * n;
-                HistogramDistribution.exactRow(l, 0, n, probs, logProbs, o);
+                HistogramDistribution.exactRow(l, 0, n, exactProbs, exactLogs, o);
                 double m = 0;
                 for (int j = 0; j < n; j++) {
-                    m += probs[o + j] * values[j];
+                    m += exactProbs[o + j] * values[j];
                 }
                 means[first + r] = m;
+                slot[first + r] = kept++;
             }
 
             /**
-             * The probabilities are computed on the distribution's first query that needs them, by the same kernels
-             * (the rows computed exactly are already in place: the kernels hand the same rows over again, and they
-             * are left as they are).
+             * The probabilities are computed on the distribution's first query that needs them, by the same kernels,
+             * and the rows computed exactly copied in (the kernels hand them over again and leave them alone).
              */
             @Override
             public HistogramDistribution build() {
                 Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                double[] exactRows = probs;
+                int[] exactSlot = slot;
+                double[] exactP = exactProbs;
+                double[] exactLp = slot == null ? null : Arrays.copyOf(exactLogs, kept * n);
                 return new HistogramDistribution(bins, rows, () -> {
-                    double[] p = exactRows != null ? exactRows : new double[size];
+                    double[] p = new double[size];
                     if (isFloat) {
                         BinSoftmax.rowsInParallel(zf, biasF, 0, rows, n, values, p, null, r -> { });
                     } else {
                         BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, r -> { });
                     }
+                    for (int r = 0; exactSlot != null && r < rows; r++) {
+                        if (exactSlot[r] >= 0) {
+                            System.arraycopy(exactP, exactSlot[r] * n, p, r * n, n);
+                        }
+                    }
                     return p;
-                }, logProbs, means);
+                }, exactSlot, exactLp, means);
             }
         };
     }

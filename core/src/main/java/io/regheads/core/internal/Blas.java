@@ -36,4 +36,14 @@ final class Blas {
             DoublePointer b, int ldb, double beta, DoublePointer c, int ldc) {
         OpenBlasCalls.dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     }
+
+    static void sgemv(boolean ta, int rows, int cols, float alpha, FloatPointer a, int lda, FloatPointer x, float beta,
+            FloatPointer y) {
+        OpenBlasCalls.sgemv(ta, rows, cols, alpha, a, lda, x, beta, y);
+    }
+
+    static void dgemv(boolean ta, int rows, int cols, double alpha, DoublePointer a, int lda, DoublePointer x,
+            double beta, DoublePointer y) {
+        OpenBlasCalls.dgemv(ta, rows, cols, alpha, a, lda, x, beta, y);
+    }
 }

@@ -55,6 +55,34 @@ class GemmTest {
         }
     }
 
+    /**
+     * With beta 0 whatever c held (NaN, infinities: a reused buffer) is overwritten, not scaled by 0, for one output
+     * column (the matrix-vector path) and for several; checked against a hand computation.
+     */
+    @Test
+    void betaZeroOverwritesNaNAndInfinityInC() {
+        for (DataType type : new DataType[] {DataType.DOUBLE, DataType.FLOAT}) {
+            INDArray a = matrix(new double[][] {{1, 2, 3}, {-1, 0.5, 4}}, type); // [2, 3]
+            for (boolean transposeA : new boolean[] {false, true}) {
+                INDArray op = transposeA ? a.transpose().dup('c') : a; // [2, 3] either way after op()
+                for (int n : new int[] {1, 2}) {
+                    INDArray b = matrix(n == 1 ? new double[][] {{2}, {-1}, {0.5}}
+                            : new double[][] {{2, 1}, {-1, 0}, {0.5, 1}}, type);
+                    INDArray c = matrix(n == 1 ? new double[][] {{Double.NaN}, {Double.POSITIVE_INFINITY}}
+                            : new double[][] {{Double.NaN, 1}, {Double.NEGATIVE_INFINITY, Double.NaN}}, type);
+                    Gemm.gemm(op, b, c, transposeA, false, 2.0, 0.0);
+                    // row 0: 1*2 + 2*(-1) + 3*0.5 = 1.5; row 1: -2 - 0.5 + 2 = -0.5 (times alpha 2); column 1: 4 and 3
+                    assertEquals(3.0, c.getDouble(0, 0), 0.0, type + " n=" + n + " ta=" + transposeA);
+                    assertEquals(-1.0, c.getDouble(1, 0), 0.0, type + " n=" + n + " ta=" + transposeA);
+                    if (n == 2) {
+                        assertEquals(8.0, c.getDouble(0, 1), 0.0);
+                        assertEquals(6.0, c.getDouble(1, 1), 0.0);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void rowBlockViewsWithAnOffsetAndStridedViewsGiveTheNd4jResult() {
         UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(11);

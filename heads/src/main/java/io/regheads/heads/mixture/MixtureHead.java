@@ -272,7 +272,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                     }
                 }
                 FastExp.expShifted(logit, 0.0, e, carrier, 0, b * k);
-                FastExp.prepare(scale, 0.0, logit, carrier, 0, b * k); // logit := polynomials of exp(min(s, 0))
+                FastExp.expShifted(scale, 0.0, logit, carrier, 0, b * k); // logit := exp(min(s, 0))
                 for (int i = 0; i < b; i++) {
                     int r = i * 3 * k;
                     int o = (row + i) * k;
@@ -285,7 +285,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                         mu[o + j] = raw[r + k + j];
                         double z = raw[r + 2 * k + j];
                         // ELU + 1 + floor
-                        sd[o + j] = (z > 0 ? z + 1 : FastExp.finish(logit[i * k + j], carrier[i * k + j])) + floor;
+                        sd[o + j] = (z > 0 ? z + 1 : logit[i * k + j]) + floor;
                     }
                 }
                 next = added;

@@ -4,6 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
+import io.regheads.core.internal.Simd;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
@@ -27,7 +28,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * Trains the distribution heads on the PyTorch peer's data with the peer's configuration and prints what the peer
  * prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step; median of
- * 200 steps after 20 warm-up, 3 rounds), epoch time (median of the epochs after the first), test MSE of the mean and
+ * 200 steps after 20 warm-up, 3 rounds, once the SIMD kernels are on where the JVM has them), epoch time (median of the epochs after the first), test MSE of the mean and
  * test NLL in y01 units, and predictions per second as the peer times them (x of the 2048 test rows to their means,
  * median of 30 calls after 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
  *
@@ -161,8 +162,14 @@ public final class PeerComparison {
         return d.length % 2 == 1 ? d[d.length / 2] : 0.5 * (d[d.length / 2 - 1] + d[d.length / 2]);
     }
 
-    /** Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. */
+    /**
+     * Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. It first
+     * waits (at most 30 s) until the SIMD kernels have been compiled and switched on where the JVM has them ({@link
+     * Simd#awaitWarmUp}): the steady state, as the peer's precompiled kernels are from its first step; in a fresh JVM
+     * the three rounds alone (about 2 s) would otherwise time the scalar kernels.
+     */
     public static double microStep(RegressionModel m, HeadSpec head, Dataset train) {
+        Simd.awaitWarmUp(java.time.Duration.ofSeconds(30));
         MinMaxScaler ys = MinMaxScaler.fit(train);
         double[] yHead = head.targetScaling().toHead(train.y(), ys.min(), ys.max());
         Dataset scaled = train.withY(yHead); // the peer feeds x raw

@@ -14,9 +14,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * dominates small products (figures in docs/perf-engine.md). A training step of a 2 x 256 MLP with a pointwise
  * head makes 12 such calls (three of them large). When the
  * backend is ND4J's CPU backend and all three arrays are rank 2, c-ordered, contiguous and of one floating type,
- * this class calls OpenBLAS's {@code cblas_sgemm} / {@code cblas_dgemm} on the arrays' host buffers; in every other
- * case (the CUDA backend, views with strides, f-order, mixed types) it calls {@code Nd4j.gemm}, so the CUDA profile
- * keeps an ND4J path. Both paths are tested to agree.
+ * this class calls OpenBLAS's {@code cblas_sgemm} / {@code cblas_dgemm} on the arrays' host buffers ({@code
+ * cblas_sgemv} / {@code cblas_dgemv} for one output column, N = 1, which reads A once instead of packing it); in
+ * every other case (the CUDA backend, views with strides, f-order, mixed types) it calls {@code Nd4j.gemm}, so the
+ * CUDA profile keeps an ND4J path. Both paths are tested to agree.
  *
  * <p>Shapes: A [M, K] (or [K, M] when {@code transposeA}), B [K, N] (or [N, K]), C [M, N]; mismatches raise
  * {@link IllegalArgumentException} naming the shapes. C must not alias A or B. Thread safety: as OpenBLAS (calls on

@@ -168,21 +168,24 @@ class HeadDistributionTest {
     void chunkedBuildersEqualOneShotDistributions(RegressionHead<?> head) {
         INDArray phi = GradientCheck.random(8, 2.0, B, D).castTo(head.params().get(0).value().dataType());
         PredictiveDistribution whole = head.distribution(phi);
-        RegressionHead.DistributionBuilder builder = head.distributionBuilder(B);
-        Arena arena = Arena.create();
-        int[] cuts = {0, 4, 8, B};
-        for (int c = 0; c + 1 < cuts.length; c++) {
-            arena.reset();
-            INDArray chunk = phi.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(cuts[c], cuts[c + 1]),
-                    org.nd4j.linalg.indexing.NDArrayIndex.all()).dup('c');
-            builder.add(chunk, cuts[c], arena);
-        }
-        PredictiveDistribution chunked = builder.build();
+        PredictiveDistribution chunked = builtInChunks(head, phi, 0, 4, 8, B);
         double[] y = whole.inverseCumulativeProbability(0.3);
         // the same numbers up to the float products' rounding (OpenBLAS may pick other kernels for other row counts)
         assertArrayEquals(whole.mean(), chunked.mean(), 1e-6);
         assertArrayEquals(whole.logDensity(y), chunked.logDensity(y), 1e-5);
         assertArrayEquals(whole.cumulativeProbability(y), chunked.cumulativeProbability(y), 1e-6);
+    }
+
+    /** Rows {@code [cuts[c], cuts[c + 1])} chunk by chunk through the head's builder, each through a reset arena. */
+    static PredictiveDistribution builtInChunks(RegressionHead<?> head, INDArray phi, int... cuts) {
+        RegressionHead.DistributionBuilder builder = head.distributionBuilder(cuts[cuts.length - 1]);
+        Arena arena = Arena.create();
+        for (int c = 0; c + 1 < cuts.length; c++) {
+            arena.reset();
+            INDArray chunk = phi.get(NDArrayIndex.interval(cuts[c], cuts[c + 1]), NDArrayIndex.all()).dup('c');
+            builder.add(chunk, cuts[c], arena);
+        }
+        return builder.build();
     }
 
     /** One chunk of all rows through the head's builder. */
@@ -334,15 +337,7 @@ class HeadDistributionTest {
             wide[r] = true;
         }
         HistogramDistribution exact = head.distribution(phi);
-        RegressionHead.DistributionBuilder builder = head.distributionBuilder(rows);
-        Arena arena = Arena.create();
-        int[] starts = {0, 4, 9, rows};
-        for (int c = 0; c + 1 < starts.length; c++) {
-            arena.reset();
-            builder.add(phi.get(NDArrayIndex.interval(starts[c], starts[c + 1]), NDArrayIndex.all()).dup(), starts[c],
-                    arena);
-        }
-        HistogramDistribution fast = (HistogramDistribution) builder.build();
+        HistogramDistribution fast = (HistogramDistribution) builtInChunks(head, phi, 0, 4, 9, rows);
         double[] y = new double[rows];
         for (int i = 0; i < n; i++) {
             java.util.Arrays.fill(y, (i + 0.5) / n);

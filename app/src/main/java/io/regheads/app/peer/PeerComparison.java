@@ -28,9 +28,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * Trains the distribution heads on the PyTorch peer's data with the peer's configuration and prints what the peer
  * prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step; median of
- * 200 steps after 20 warm-up, 3 rounds, once the SIMD kernels are on where the JVM has them), epoch time (median of the epochs after the first), test MSE of the mean and
- * test NLL in y01 units, and predictions per second as the peer times them (x of the 2048 test rows to their means,
- * median of 30 calls after 3 warm-up calls; ours includes the double[][] to INDArray conversion and the x scaling).
+ * 200 steps after 20 warm-up, 3 rounds, once the SIMD kernels are on where the JVM has them), epoch time (median of
+ * the epochs after the first), test MSE of the mean and test NLL in y01 units, and predictions per second as the
+ * peer times them (x of the 2048 test rows to their means, median of 30 calls after 3 warm-up calls; ours includes
+ * the double[][] to INDArray conversion and the x scaling).
  *
  * <p>Setup as the peer's script {@code heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with

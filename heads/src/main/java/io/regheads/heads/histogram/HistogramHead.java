@@ -295,8 +295,8 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
             }
 
             /**
-             * The probabilities are computed on the distribution's first query that needs them, by the same kernels,
-             * and the rows computed exactly copied in (the kernels hand them over again and leave them alone).
+             * The probabilities are computed on the distribution's first query that needs them, by the same kernels;
+             * the rows they hand over again are the rows computed exactly, copied in from the kept ones.
              */
             @Override
             public HistogramDistribution build() {
@@ -306,15 +306,12 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                 double[] exactLp = slot == null ? null : Arrays.copyOf(exactLogs, kept * n);
                 return new HistogramDistribution(bins, rows, () -> {
                     double[] p = new double[size];
+                    // the kernels hand over exactly the rows computed exactly when they were added
+                    BinSoftmax.Fallback copyExact = r -> System.arraycopy(exactP, exactSlot[r] * n, p, r * n, n);
                     if (isFloat) {
-                        BinSoftmax.rowsInParallel(zf, biasF, 0, rows, n, values, p, null, r -> { });
+                        BinSoftmax.rowsInParallel(zf, biasF, 0, rows, n, values, p, null, copyExact);
                     } else {
-                        BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, r -> { });
-                    }
-                    for (int r = 0; exactSlot != null && r < rows; r++) {
-                        if (exactSlot[r] >= 0) {
-                            System.arraycopy(exactP, exactSlot[r] * n, p, r * n, n);
-                        }
+                        BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, copyExact);
                     }
                     return p;
                 }, exactSlot, exactLp, means);

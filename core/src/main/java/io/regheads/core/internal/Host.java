@@ -183,6 +183,15 @@ public final class Host {
         zero(SYNC, a);
     }
 
+    /**
+     * Replaces every element x of {@code a} (FLOAT or DOUBLE) with {@code max(x, 0)} in place, as {@link Math#max}
+     * computes it: NaN stays NaN, {@code -0.0} becomes {@code 0.0}. Element by element in small chunks, each read into
+     * a scratch array, clamped there (a loop the JIT vectorises) and written back.
+     */
+    public static void relu(INDArray a) {
+        relu(SYNC, a);
+    }
+
     /** A new c-ordered FLOAT array of the given shape holding {@code src}. */
     public static INDArray create(float[] src, long... shape) {
         INDArray a = org.nd4j.linalg.factory.Nd4j.createUninitialized(DataType.FLOAT, shape, 'c');
@@ -414,6 +423,45 @@ public final class Host {
                 DoubleBuffer b = doubles(a, r0 * row.length, nr * row.length);
                 for (int r = 0; r < nr; r++) {
                     b.put(row);
+                }
+            }
+            sync.afterHostWrite(a);
+        } finally {
+            Reference.reachabilityFence(a);
+        }
+    }
+
+    static void relu(DeviceSync sync, INDArray a) {
+        requireLayout(a);
+        long n = a.length();
+        if (n == 0) {
+            return;
+        }
+        try {
+            sync.beforeHostAccess(a);
+            if (a.dataType() == DataType.FLOAT) {
+                float[] x = new float[(int) Math.min(CHUNK, n)];
+                for (long done = 0; done < n; done += x.length) {
+                    int len = (int) Math.min(x.length, n - done);
+                    FloatBuffer b = floats(a, done, len);
+                    b.get(x, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        x[i] = Math.max(x[i], 0f);
+                    }
+                    b.rewind();
+                    b.put(x, 0, len);
+                }
+            } else {
+                double[] x = new double[(int) Math.min(CHUNK, n)];
+                for (long done = 0; done < n; done += x.length) {
+                    int len = (int) Math.min(x.length, n - done);
+                    DoubleBuffer b = doubles(a, done, len);
+                    b.get(x, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        x[i] = Math.max(x[i], 0.0);
+                    }
+                    b.rewind();
+                    b.put(x, 0, len);
                 }
             }
             sync.afterHostWrite(a);

@@ -1,13 +1,13 @@
 package io.regheads.core.nn;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.internal.Host;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The default encoder {@code phi(x)}: {@code layers} times (Linear, ReLU).
@@ -130,9 +130,9 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
     }
 
     /**
-     * As {@link #infer(INDArray)} with every layer output from {@code arena} and each ReLU applied in place by
-     * ND4J's native op (no host copies; the same values as {@code max(x, 0)}, except that an output of {@code -0.0}
-     * keeps its sign, which no later product can see): a prediction loop that resets one arena per chunk of rows
+     * As {@link #infer(INDArray)} with every layer output from {@code arena} and each ReLU applied in place ({@link
+     * Host#relu}: {@code max(x, 0)} as the training pass computes it, chunk by chunk through a small scratch array,
+     * no whole-array copy): a prediction loop that resets one arena per chunk of rows
      * allocates no native memory after its first chunk. The result is an arena buffer, valid until the arena hands
      * it out again. Concurrent calls need separate arenas.
      *
@@ -147,7 +147,7 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
         INDArray h = input;
         for (Linear lin : linear) {
             INDArray y = lin.forward(h, arena).output(); // [B, width], c-ordered
-            Transforms.relu(y, false); // in place
+            Host.relu(y); // in place
             h = y;
         }
         return h;

@@ -115,6 +115,35 @@ class HostTest {
     }
 
     @Test
+    void reluClampsEveryElementInPlaceAcrossChunksAndKeepsNaN() {
+        float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f, 0f, Float.MIN_VALUE,
+            -Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE, 1e-40f, -1e-40f};
+        int n = 2 * 4096 + 7; // two whole chunks and a part
+        java.util.Random rnd = new java.util.Random(3);
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+            double[] x = new double[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = i < special.length ? special[i] : (float) rnd.nextGaussian();
+            }
+            INDArray big = org.nd4j.linalg.factory.Nd4j.createUninitialized(type, new long[] {3, n}, 'c'); // row 1 is clamped, through a view
+            Host.write(x, 0, n, big, 0);
+            Host.write(x, 0, n, big, n);
+            Host.write(x, 0, n, big, 2L * n);
+            Host.relu(big.get(NDArrayIndex.interval(1, 2), NDArrayIndex.all()));
+            double[] after = Host.doubles(big);
+            for (int i = 0; i < n; i++) {
+                double expected = Double.isNaN(x[i]) ? Double.NaN : x[i] > 0 ? x[i] : 0.0; // +0.0, also for -0.0
+                assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(after[n + i]),
+                        type + " element " + i + " = " + x[i]);
+                assertEquals(Double.doubleToRawLongBits(x[i]), Double.doubleToRawLongBits(after[i]), "row 0 untouched");
+                assertEquals(Double.doubleToRawLongBits(x[i]), Double.doubleToRawLongBits(after[2 * n + i]),
+                        "row 2 untouched");
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> Host.relu(ramp(DataType.FLOAT, 3, 4).dup('f')));
+    }
+
+    @Test
     void firstNonFiniteFindsTheFirstBadElement() {
         INDArray a = ramp(DataType.FLOAT, 9000);
         assertEquals(-1, Host.firstNonFinite(a));
@@ -182,8 +211,9 @@ class HostTest {
         Host.write(sync, new float[2], 0, 2, a, 4, false);
         Host.fillRows(sync, new float[] {1, 2, 3}, a.reshape(2, 3));
         Host.zero(sync, a);
+        Host.relu(sync, a);
         assertEquals(List.of("ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6",
-                "ensureHost:6", "tagHost:6"), sync.calls, "writes: ensure before (partial writes keep the rest), tag after");
+                "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6"), sync.calls, "writes: ensure before (partial writes keep the rest), tag after");
         sync.calls.clear();
         Host.read(sync, a, 0, new float[0], 0, 0);
         assertEquals(List.of(), sync.calls, "empty ranges touch nothing");

@@ -319,11 +319,16 @@ public final class Host {
                 }
             } else {
                 float[] buf = new float[Math.min(CHUNK, n)];
-                for (int done = 0; done < n; done += buf.length) {
-                    int len = Math.min(buf.length, n - done);
-                    floats(a, from + done, len).get(buf, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        dst[at + done + i] = buf[i];
+                for (int s0 = 0; s0 < n; s0 += SPAN) {
+                    int span = Math.min(SPAN, n - s0);
+                    FloatBuffer b = floats(a, from + s0, span); // one per span: making one is a native call
+                    for (int done = 0; done < span; done += buf.length) {
+                        int len = Math.min(buf.length, span - done);
+                        b.get(done, buf, 0, len);
+                        int o = at + s0 + done;
+                        for (int i = 0; i < len; i++) {
+                            dst[o + i] = buf[i];
+                        }
                     }
                 }
             }
@@ -370,12 +375,17 @@ public final class Host {
                 }
             } else {
                 float[] buf = new float[Math.min(CHUNK, n)];
-                for (int done = 0; done < n; done += buf.length) {
-                    int len = Math.min(buf.length, n - done);
-                    for (int i = 0; i < len; i++) {
-                        buf[i] = (float) src[at + done + i];
+                for (int s0 = 0; s0 < n; s0 += SPAN) {
+                    int span = Math.min(SPAN, n - s0);
+                    FloatBuffer b = floats(a, to + s0, span);
+                    for (int done = 0; done < span; done += buf.length) {
+                        int len = Math.min(buf.length, span - done);
+                        int o = at + s0 + done;
+                        for (int i = 0; i < len; i++) {
+                            buf[i] = (float) src[o + i];
+                        }
+                        b.put(done, buf, 0, len);
                     }
-                    floats(a, to + done, len).put(buf, 0, len);
                 }
             }
             sync.afterHostWrite(a);
@@ -439,29 +449,31 @@ public final class Host {
         }
         try {
             sync.beforeHostAccess(a);
-            if (a.dataType() == DataType.FLOAT) {
-                float[] x = new float[(int) Math.min(CHUNK, n)];
-                for (long done = 0; done < n; done += x.length) {
-                    int len = (int) Math.min(x.length, n - done);
-                    FloatBuffer b = floats(a, done, len);
-                    b.get(x, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        x[i] = Math.max(x[i], 0f);
+            // one buffer per span (making one is a native call), chunks by absolute index within it
+            for (long s0 = 0; s0 < n; s0 += SPAN) {
+                int span = (int) Math.min(SPAN, n - s0);
+                if (a.dataType() == DataType.FLOAT) {
+                    FloatBuffer b = floats(a, s0, span);
+                    float[] x = new float[Math.min(CHUNK, span)];
+                    for (int at = 0; at < span; at += x.length) {
+                        int len = Math.min(x.length, span - at);
+                        b.get(at, x, 0, len);
+                        for (int i = 0; i < len; i++) {
+                            x[i] = Math.max(x[i], 0f);
+                        }
+                        b.put(at, x, 0, len);
                     }
-                    b.rewind();
-                    b.put(x, 0, len);
-                }
-            } else {
-                double[] x = new double[(int) Math.min(CHUNK, n)];
-                for (long done = 0; done < n; done += x.length) {
-                    int len = (int) Math.min(x.length, n - done);
-                    DoubleBuffer b = doubles(a, done, len);
-                    b.get(x, 0, len);
-                    for (int i = 0; i < len; i++) {
-                        x[i] = Math.max(x[i], 0.0);
+                } else {
+                    DoubleBuffer b = doubles(a, s0, span);
+                    double[] x = new double[Math.min(CHUNK, span)];
+                    for (int at = 0; at < span; at += x.length) {
+                        int len = Math.min(x.length, span - at);
+                        b.get(at, x, 0, len);
+                        for (int i = 0; i < len; i++) {
+                            x[i] = Math.max(x[i], 0.0);
+                        }
+                        b.put(at, x, 0, len);
                     }
-                    b.rewind();
-                    b.put(x, 0, len);
                 }
             }
             sync.afterHostWrite(a);
@@ -478,15 +490,18 @@ public final class Host {
         }
         try {
             sync.beforeHostAccess(a);
-            if (a.dataType() == DataType.FLOAT) {
-                for (long done = 0; done < n; done += ZEROS_F.length) {
-                    int len = (int) Math.min(ZEROS_F.length, n - done);
-                    floats(a, done, len).put(ZEROS_F, 0, len);
-                }
-            } else {
-                for (long done = 0; done < n; done += ZEROS_D.length) {
-                    int len = (int) Math.min(ZEROS_D.length, n - done);
-                    doubles(a, done, len).put(ZEROS_D, 0, len);
+            for (long s0 = 0; s0 < n; s0 += SPAN) {
+                int span = (int) Math.min(SPAN, n - s0);
+                if (a.dataType() == DataType.FLOAT) {
+                    FloatBuffer b = floats(a, s0, span);
+                    for (int done = 0; done < span; done += ZEROS_F.length) {
+                        b.put(done, ZEROS_F, 0, Math.min(ZEROS_F.length, span - done));
+                    }
+                } else {
+                    DoubleBuffer b = doubles(a, s0, span);
+                    for (int done = 0; done < span; done += ZEROS_D.length) {
+                        b.put(done, ZEROS_D, 0, Math.min(ZEROS_D.length, span - done));
+                    }
                 }
             }
             sync.afterHostWrite(a);

@@ -84,6 +84,34 @@ class HostTest {
     }
 
     @Test
+    void conversionsAndZeroingCrossChunksInsideAView() {
+        int n = 2 * 4096 + 9; // two whole 4096-element chunks and a part
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+            INDArray big = ramp(type, 3, n);
+            INDArray mid = big.get(NDArrayIndex.interval(1, 2), NDArrayIndex.all()); // row 1, offset n
+            double[] src = new double[n + 5];
+            for (int i = 0; i < src.length; i++) {
+                src[i] = 0.1 * i - 400; // not exact in float: rounded once on the way in
+            }
+            Host.write(src, 5, n, mid, 0);
+            double[] back = new double[n + 3];
+            Host.read(mid, 0, back, 3, n);
+            for (int i = 0; i < n; i++) {
+                double expected = type == DataType.FLOAT ? (float) src[5 + i] : src[5 + i];
+                assertEquals(expected, big.getDouble(1, i), 0.0, type + " written element " + i);
+                assertEquals(expected, back[3 + i], 0.0, type + " read element " + i);
+            }
+            assertEquals(ramp(type, 3, n).getDouble(0, n - 1), big.getDouble(0, n - 1), 0.0, "row 0 untouched");
+            assertEquals(ramp(type, 3, n).getDouble(2, 0), big.getDouble(2, 0), 0.0, "row 2 untouched");
+            Host.zero(mid);
+            for (int i = 0; i < n; i++) {
+                assertEquals(0.0, big.getDouble(1, i), 0.0, type + " zeroed element " + i);
+            }
+            assertEquals(ramp(type, 3, n).getDouble(2, 0), big.getDouble(2, 0), 0.0, "row 2 not zeroed");
+        }
+    }
+
+    @Test
     void doublesWrittenToAFloatArrayRoundOnce() {
         INDArray a = Nd4j.create(DataType.FLOAT, 3);
         double[] src = {0.1, 1e-46, -Math.PI};

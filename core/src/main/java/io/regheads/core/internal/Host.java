@@ -456,47 +456,60 @@ public final class Host {
     }
 
     static void relu(DeviceSync sync, INDArray a) {
-        requireLayout(a);
-        long n = a.length();
-        if (n == 0) {
-            return;
-        }
-        try {
-            sync.beforeHostAccess(a);
-            // one buffer per span (making one is a native call), chunks by absolute index within it
-            for (long s0 = 0; s0 < n; s0 += SPAN) {
-                int span = (int) Math.min(SPAN, n - s0);
-                if (a.dataType() == DataType.FLOAT) {
-                    FloatBuffer b = floats(a, s0, span);
-                    float[] x = new float[Math.min(CHUNK, span)];
-                    for (int at = 0; at < span; at += x.length) {
-                        int len = Math.min(x.length, span - at);
-                        b.get(at, x, 0, len);
-                        for (int i = 0; i < len; i++) {
-                            x[i] = Math.max(x[i], 0f);
-                        }
-                        b.put(at, x, 0, len);
+        writeSpans(sync, a, (from, length) -> {
+            if (a.dataType() == DataType.FLOAT) {
+                FloatBuffer b = floats(a, from, length);
+                float[] x = new float[Math.min(CHUNK, length)];
+                for (int at = 0; at < length; at += x.length) {
+                    int len = Math.min(x.length, length - at);
+                    b.get(at, x, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        x[i] = Math.max(x[i], 0f);
                     }
-                } else {
-                    DoubleBuffer b = doubles(a, s0, span);
-                    double[] x = new double[Math.min(CHUNK, span)];
-                    for (int at = 0; at < span; at += x.length) {
-                        int len = Math.min(x.length, span - at);
-                        b.get(at, x, 0, len);
-                        for (int i = 0; i < len; i++) {
-                            x[i] = Math.max(x[i], 0.0);
-                        }
-                        b.put(at, x, 0, len);
+                    b.put(at, x, 0, len);
+                }
+            } else {
+                DoubleBuffer b = doubles(a, from, length);
+                double[] x = new double[Math.min(CHUNK, length)];
+                for (int at = 0; at < length; at += x.length) {
+                    int len = Math.min(x.length, length - at);
+                    b.get(at, x, 0, len);
+                    for (int i = 0; i < len; i++) {
+                        x[i] = Math.max(x[i], 0.0);
                     }
+                    b.put(at, x, 0, len);
                 }
             }
-            sync.afterHostWrite(a);
-        } finally {
-            Reference.reachabilityFence(a);
-        }
+        });
     }
 
     static void zero(DeviceSync sync, INDArray a) {
+        writeSpans(sync, a, (from, length) -> {
+            if (a.dataType() == DataType.FLOAT) {
+                FloatBuffer b = floats(a, from, length);
+                for (int at = 0; at < length; at += ZEROS_F.length) {
+                    b.put(at, ZEROS_F, 0, Math.min(ZEROS_F.length, length - at));
+                }
+            } else {
+                DoubleBuffer b = doubles(a, from, length);
+                for (int at = 0; at < length; at += ZEROS_D.length) {
+                    b.put(at, ZEROS_D, 0, Math.min(ZEROS_D.length, length - at));
+                }
+            }
+        });
+    }
+
+    /** Elements {@code [from, from + length)} of an array, length at most {@link #SPAN}. */
+    private interface Span {
+        void run(long from, int length);
+    }
+
+    /**
+     * Runs {@code span} over every element of {@code a} (any layout {@link #hostLayout} accepts), one NIO buffer's
+     * worth at a time (making a buffer is a native call: one per span, chunks within it by absolute index), between
+     * the device synchronisation of a write; {@code a} stays reachable throughout.
+     */
+    private static void writeSpans(DeviceSync sync, INDArray a, Span span) {
         requireLayout(a);
         long n = a.length();
         if (n == 0) {
@@ -504,19 +517,8 @@ public final class Host {
         }
         try {
             sync.beforeHostAccess(a);
-            for (long s0 = 0; s0 < n; s0 += SPAN) {
-                int span = (int) Math.min(SPAN, n - s0);
-                if (a.dataType() == DataType.FLOAT) {
-                    FloatBuffer b = floats(a, s0, span);
-                    for (int done = 0; done < span; done += ZEROS_F.length) {
-                        b.put(done, ZEROS_F, 0, Math.min(ZEROS_F.length, span - done));
-                    }
-                } else {
-                    DoubleBuffer b = doubles(a, s0, span);
-                    for (int done = 0; done < span; done += ZEROS_D.length) {
-                        b.put(done, ZEROS_D, 0, Math.min(ZEROS_D.length, span - done));
-                    }
-                }
+            for (long from = 0; from < n; from += SPAN) {
+                span.run(from, (int) Math.min(SPAN, n - from));
             }
             sync.afterHostWrite(a);
         } finally {

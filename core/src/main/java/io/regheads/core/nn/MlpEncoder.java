@@ -132,9 +132,9 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
     /**
      * As {@link #infer(INDArray)} with every layer output from {@code arena} and each ReLU applied in place ({@link
      * Host#relu}: {@code max(x, 0)} as the training pass computes it, chunk by chunk through a small scratch array,
-     * no whole-array copy): a prediction loop that resets one arena per chunk of rows
-     * allocates no native memory after its first chunk. The result is an arena buffer, valid until the arena hands
-     * it out again. Concurrent calls need separate arenas.
+     * no whole-array copy): a prediction loop that resets one arena per chunk of rows allocates no native memory
+     * after its first chunk. The result is an arena buffer, valid until the arena hands it out again. Concurrent
+     * calls need separate arenas.
      *
      * @param input [B, D_in], finite, the parameters' type
      * @return phi [B, width]

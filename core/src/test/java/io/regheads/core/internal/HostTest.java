@@ -153,7 +153,8 @@ class HostTest {
             for (int i = 0; i < n; i++) {
                 x[i] = i < special.length ? special[i] : (float) rnd.nextGaussian();
             }
-            INDArray big = org.nd4j.linalg.factory.Nd4j.createUninitialized(type, new long[] {3, n}, 'c'); // row 1 is clamped, through a view
+            // row 1 is clamped, through a view
+            INDArray big = org.nd4j.linalg.factory.Nd4j.createUninitialized(type, new long[] {3, n}, 'c');
             Host.write(x, 0, n, big, 0);
             Host.write(x, 0, n, big, n);
             Host.write(x, 0, n, big, 2L * n);
@@ -241,7 +242,8 @@ class HostTest {
         Host.zero(sync, a);
         Host.relu(sync, a);
         assertEquals(List.of("ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6",
-                "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6"), sync.calls, "writes: ensure before (partial writes keep the rest), tag after");
+                "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6"), sync.calls,
+                "writes: ensure before (partial writes keep the rest), tag after");
         sync.calls.clear();
         Host.read(sync, a, 0, new float[0], 0, 0);
         assertEquals(List.of(), sync.calls, "empty ranges touch nothing");

@@ -43,7 +43,7 @@ class MlpEncoderTest {
         assertTrue(Naive.maxAbsDiff(h, Naive.flat(c.output())) < 1e-5);
     }
 
-    /** infer gives forward's output bit for bit (signed zeros included), in both types, and checks its input like forward. */
+    /** infer gives forward's output bit for bit (signed zeros included), in both types; checks input like forward. */
     @ParameterizedTest
     @ValueSource(strings = {"FLOAT", "DOUBLE"})
     void inferEqualsForwardBitForBit(String typeName) {

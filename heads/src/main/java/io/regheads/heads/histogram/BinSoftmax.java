@@ -101,9 +101,9 @@ final class BinSoftmax {
 
     /**
      * Row r of {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)}, in scratch
-     * arrays {@code row} and {@code exps}. A method of its own so the JIT compiles it after a few calls of a
-     * prediction (it is invoked once per row); a loop body inside {@code rows}, invoked once or twice per call, waited
-     * for the loop's own count, some 50 calls of 2048 rows, and ran 1.5-2 ms per call slower until then.
+     * arrays {@code row} and {@code exps}. A method of its own so the JIT compiles it after a few predictions (it is
+     * invoked once per row); as the body of the loop in {@code rows}, invoked once or twice per prediction, it waited
+     * for that loop's own count, many predictions later (docs/performance.md, "the first calls").
      */
     private static void row(float[] z, float[] bias, int r, int n, float[] row, float[] exps, double[] values,
             double[] probs, double[] means, Fallback fallback) {

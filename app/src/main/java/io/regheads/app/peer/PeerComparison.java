@@ -30,8 +30,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * prints: training step time (one fixed batch of 128: zero grad + forward + loss + backward + Adam step; median of
  * 200 steps after 20 warm-up, 3 rounds, once the SIMD kernels are on where the JVM has them), epoch time (median of
  * the epochs after the first), test MSE of the mean and test NLL in y01 units, and predictions per second as the
- * peer times them (x of the 2048 test rows to their means, median of 30 calls after 3 warm-up calls; ours includes
- * the double[][] to INDArray conversion and the x scaling).
+ * peer times them (x of the 2048 test rows to their means, median of 30 calls after 3 warm-up calls, right after
+ * training; ours includes the double[][] to INDArray conversion and the x scaling), then the same once the SIMD
+ * kernels are on, after 100 more calls (the steady state).
  *
  * <p>Setup as the peer's script {@code heads_ref.py}: encoder 8-256-256 ReLU, Adam 1e-3, batch 128, 20 epochs on all
  * 8192 training rows (no validation split), histogram 256 bins, MDN 10 components; pointwise NLL is a Gaussian with
@@ -109,17 +110,21 @@ public final class PeerComparison {
             }
         });
         double secondsPerEpoch = medianEpochSeconds(epochEnds);
-        // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
-        double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         double[] y01 = test.y01();
         if (head instanceof DecoderSpec) {
+            double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head,
+                    train.data());
             return decoder(m, head, tr, msPerStep, secondsPerEpoch, test);
         }
-        // the peer's protocol: median of 30 timed calls after 3 warm-up calls, x to point predictions (the mean);
-        // then the same after 100 more calls (steady state)
+        // the peer's protocol, right after training as the peer times it: median of 30 timed calls after 3 warm-up
+        // calls, x to point predictions (the mean); then the steady state: once the SIMD kernels are on, the same
+        // after 100 more calls
         double[][] x = test.data().x();
         double predPerSecond = y01.length / medianPredictSeconds(m, x, 3);
+        Simd.awaitWarmUp(java.time.Duration.ofSeconds(30));
         double predPerSecondWarm = y01.length / medianPredictSeconds(m, x, 100);
+        // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
+        double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
         PredictiveDistribution d = m.predictUnit(x);
         double[] mean = d.mean();
         double mse = 0;

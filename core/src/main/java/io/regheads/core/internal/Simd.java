@@ -137,6 +137,73 @@ public final class Simd {
         addScalar(a, from, b, out, n);
     }
 
+    /**
+     * The sum of {@code e[0, n)} and their {@code values}-weighted sum, both in double: {@code sums[0] = sum_j e_j},
+     * {@code sums[1] = sum_j e_j values_j}, each in four partial sums (element j into partial {@code j mod 4}, the
+     * elements after the last full group of four into partial 0, then {@code (p0 + p1) + (p2 + p3)}), the weighted
+     * terms as {@code e_j * values_j} (a multiply and an add, no fused multiply-add). The SIMD form keeps the four
+     * partial sums in the lanes of one double vector: the same operations in the same order, so the same bits.
+     *
+     * @param sums {@code [2]}, written
+     */
+    public static void weightedSums(float[] e, double[] values, int n, double[] sums) {
+        if (enabled) {
+            SimdKernels.weightedSums(e, values, n, sums);
+            return;
+        }
+        weightedSumsScalar(e, values, n, sums);
+    }
+
+    /** {@link #weightedSums} without SIMD. */
+    static void weightedSumsScalar(float[] e, double[] values, int n, double[] sums) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        double m0 = 0;
+        double m1 = 0;
+        double m2 = 0;
+        double m3 = 0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            double e0 = e[j];
+            double e1 = e[j + 1];
+            double e2 = e[j + 2];
+            double e3 = e[j + 3];
+            s0 += e0;
+            s1 += e1;
+            s2 += e2;
+            s3 += e3;
+            m0 += e0 * values[j];
+            m1 += e1 * values[j + 1];
+            m2 += e2 * values[j + 2];
+            m3 += e3 * values[j + 3];
+        }
+        for (; j < n; j++) {
+            double e0 = e[j];
+            s0 += e0;
+            m0 += e0 * values[j];
+        }
+        sums[0] = (s0 + s1) + (s2 + s3);
+        sums[1] = (m0 + m1) + (m2 + m3);
+    }
+
+    /**
+     * {@link #add}, then the maximum and the minimum of {@code out[0, n)} as {@link #max} and {@link #min} give them
+     * ({@code maxMin[0]} and {@code maxMin[1]}), in one pass where the SIMD kernels are on.
+     *
+     * @param maxMin {@code [2]}, written
+     */
+    public static void addMaxMin(float[] a, int from, float[] b, float[] out, int n, float[] maxMin) {
+        if (enabled) {
+            SimdKernels.addMaxMin(a, from, b, out, n, maxMin);
+            return;
+        }
+        addScalar(a, from, b, out, n);
+        maxMin[0] = maxScalar(out, n);
+        maxMin[1] = minScalar(out, n);
+    }
+
     /** {@link #add} without SIMD. */
     static void addScalar(float[] a, int from, float[] b, float[] out, int n) {
         System.arraycopy(a, from, out, 0, n);

@@ -19,6 +19,12 @@ final class SimdKernels {
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /**
+     * Whether the preferred vectors hold exactly four doubles (and eight floats), one lane per partial sum of {@link
+     * #weightedSums}; else it runs the scalar code. Only the preferred shapes are used anywhere here: a second shape
+     * of float vectors in the same JVM was seen to make C2 compile the exponential kernel to boxed vectors.
+     */
+    private static final boolean FOUR_DOUBLES = D.length() == 4 && F.length() == 8;
     private static volatile double sink;
 
     private static void sink(double v) {
@@ -47,7 +53,17 @@ final class SimdKernels {
                 return false;
             }
         }
-        return max(x, n) == Simd.maxScalar(x, n) && min(x, n) == Simd.minScalar(x, n);
+        double[] sums = new double[2];
+        double[] ref = new double[2];
+        double[] values = new double[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = 0.37 * i - 3;
+        }
+        weightedSums(y, values, n, sums);
+        Simd.weightedSumsScalar(y, values, n, ref);
+        return max(x, n) == Simd.maxScalar(x, n) && min(x, n) == Simd.minScalar(x, n)
+                && Double.doubleToRawLongBits(sums[0]) == Double.doubleToRawLongBits(ref[0])
+                && Double.doubleToRawLongBits(sums[1]) == Double.doubleToRawLongBits(ref[1]);
     }
 
     /**
@@ -66,6 +82,8 @@ final class SimdKernels {
         double[] xd = new double[n];
         double[] yd = new double[n];
         double[] scratchD = new double[n];
+        double[] sums = new double[2];
+        float[] maxMin = new float[2];
         for (int i = 0; i < n; i++) {
             x[i] = -20f * i / n;
             xd[i] = -20.0 * i / n;
@@ -81,8 +99,9 @@ final class SimdKernels {
             for (int k = 0; k < 2000; k++) {
                 expShifted(x, 0.5f, y, 0, n);
                 expShifted(xd, 0.5, yd, 0, n);
-                add(x, 0, y, y, n);
-                sink += max(y, n) + min(y, n) + yd[k & (n - 1)];
+                addMaxMin(x, 0, y, y, n, maxMin);
+                weightedSums(y, xd, n, sums);
+                sink += max(y, n) + min(y, n) + yd[k & (n - 1)] + sums[1];
             }
             long simd = System.nanoTime() - t0;
             t0 = System.nanoTime();
@@ -90,7 +109,10 @@ final class SimdKernels {
                 FastExp.expShiftedScalar(x, 0.5f, y, scratch, 0, n);
                 FastExp.expShiftedScalar(xd, 0.5, yd, scratchD, 0, n);
                 Simd.addScalar(x, 0, y, y, n);
-                sink += Simd.maxScalar(y, n) + Simd.minScalar(y, n) + yd[k & (n - 1)];
+                maxMin[0] = Simd.maxScalar(y, n);
+                maxMin[1] = Simd.minScalar(y, n);
+                Simd.weightedSumsScalar(y, xd, n, sums);
+                sink += Simd.maxScalar(y, n) + Simd.minScalar(y, n) + yd[k & (n - 1)] + sums[1];
             }
             long scalar = System.nanoTime() - t0;
             wins = simd < scalar ? wins + 1 : 0;
@@ -205,6 +227,43 @@ final class SimdKernels {
         }
     }
 
+    /**
+     * {@link Simd#weightedSums} with its four partial sums in the lanes of a four-double vector (eight floats widened
+     * per step, in two halves); where the preferred vectors do not hold four doubles, the scalar code.
+     */
+    static void weightedSums(float[] e, double[] values, int n, double[] sums) {
+        if (!FOUR_DOUBLES || n < 8) {
+            Simd.weightedSumsScalar(e, values, n, sums);
+            return;
+        }
+        DoubleVector s = DoubleVector.zero(D);
+        DoubleVector m = DoubleVector.zero(D);
+        int j = 0;
+        for (; j + 7 < n; j += 8) { // elements j..j+3, then j+4..j+7: lane i adds the elements i mod 4 in order
+            FloatVector f = FloatVector.fromArray(F, e, j);
+            DoubleVector d0 = (DoubleVector) f.convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector d1 = (DoubleVector) f.convertShape(VectorOperators.F2D, D, 1);
+            s = s.add(d0).add(d1);
+            m = m.add(d0.mul(DoubleVector.fromArray(D, values, j))).add(d1.mul(DoubleVector.fromArray(D, values,
+                    j + 4)));
+        }
+        if (j + 3 < n) { // four more: the upper half of the eight floats ending there (j >= 8)
+            DoubleVector d0 = (DoubleVector) FloatVector.fromArray(F, e, j - 4).convertShape(VectorOperators.F2D, D, 1);
+            s = s.add(d0);
+            m = m.add(d0.mul(DoubleVector.fromArray(D, values, j)));
+            j += 4;
+        }
+        double s0 = s.lane(0);
+        double m0 = m.lane(0);
+        for (; j < n; j++) {
+            double e0 = e[j];
+            s0 += e0;
+            m0 += e0 * values[j];
+        }
+        sums[0] = (s0 + s.lane(1)) + (s.lane(2) + s.lane(3));
+        sums[1] = (m0 + m.lane(1)) + (m.lane(2) + m.lane(3));
+    }
+
     static float max(float[] x, int n) {
         int j = 0;
         FloatVector acc = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
@@ -229,6 +288,29 @@ final class SimdKernels {
             m = Math.min(m, x[j]);
         }
         return m;
+    }
+
+    /** {@link Simd#addMaxMin}: the sum vector stored and folded into the running maximum and minimum. */
+    static void addMaxMin(float[] a, int from, float[] b, float[] out, int n, float[] maxMin) {
+        int j = 0;
+        FloatVector hi = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
+        FloatVector lo = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
+        for (int bound = F.loopBound(n); j < bound; j += F.length()) {
+            FloatVector v = FloatVector.fromArray(F, a, from + j).add(FloatVector.fromArray(F, b, j));
+            v.intoArray(out, j);
+            hi = hi.max(v);
+            lo = lo.min(v);
+        }
+        float max = hi.reduceLanes(VectorOperators.MAX);
+        float min = lo.reduceLanes(VectorOperators.MIN);
+        for (; j < n; j++) {
+            float v = a[from + j] + b[j];
+            out[j] = v;
+            max = Math.max(max, v);
+            min = Math.min(min, v);
+        }
+        maxMin[0] = max;
+        maxMin[1] = min;
     }
 
     static void add(float[] a, int from, float[] b, float[] out, int n) {

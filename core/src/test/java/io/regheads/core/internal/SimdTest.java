@@ -57,6 +57,58 @@ class SimdTest {
             for (int i = 0; i < n; i++) {
                 assertEquals(Float.floatToRawIntBits(ref[i]), Float.floatToRawIntBits(out[i]), "add, " + i);
             }
+            float[] maxMin = new float[2];
+            SimdKernels.addMaxMin(x, 2, y, out, n, maxMin);
+            for (int i = 0; i < n; i++) {
+                assertEquals(Float.floatToRawIntBits(ref[i]), Float.floatToRawIntBits(out[i]), "fused add, " + i);
+            }
+            assertEquals(Float.floatToRawIntBits(Simd.maxScalar(ref, n)), Float.floatToRawIntBits(maxMin[0]), "fused");
+            assertEquals(Float.floatToRawIntBits(Simd.minScalar(ref, n)), Float.floatToRawIntBits(maxMin[1]), "fused");
+        }
+    }
+
+    /**
+     * The weighted sums at every length from 0 to a few vectors (the lanes, the last group of four, the tail): the
+     * SIMD kernel, the switch and the scalar code all give the bits of the stated order (element j into partial j
+     * mod 4, the tail into partial 0, then (p0 + p1) + (p2 + p3)), within 1e-15 of the exact sums.
+     */
+    @Test
+    void weightedSumsFollowTheirStatedOrder() {
+        SplittableRandom rnd = new SplittableRandom(13);
+        double[] got = new double[2];
+        for (int n = 0; n <= 70; n++) {
+            float[] e = new float[n];
+            double[] values = new double[n];
+            for (int j = 0; j < n; j++) {
+                e[j] = (float) Math.exp(rnd.nextDouble(-80, 0)); // exponents far apart: the sums round
+                values[j] = rnd.nextDouble(-5, 5);
+            }
+            double[] ps = new double[4];
+            double[] pm = new double[4];
+            java.math.BigDecimal exactS = java.math.BigDecimal.ZERO;
+            java.math.BigDecimal exactM = java.math.BigDecimal.ZERO;
+            for (int j = 0; j < n; j++) {
+                int lane = j < n / 4 * 4 ? j % 4 : 0;
+                ps[lane] += e[j];
+                pm[lane] += (double) e[j] * values[j];
+                exactS = exactS.add(new java.math.BigDecimal(e[j]));
+                exactM = exactM.add(new java.math.BigDecimal(e[j]).multiply(new java.math.BigDecimal(values[j])));
+            }
+            double s = (ps[0] + ps[1]) + (ps[2] + ps[3]);
+            double m = (pm[0] + pm[1]) + (pm[2] + pm[3]);
+            assertEquals(exactS.doubleValue(), s, 1e-15 * Math.abs(exactS.doubleValue()), "sum, length " + n);
+            assertEquals(exactM.doubleValue(), m, 1e-15 * 5 * exactS.doubleValue(), "weighted sum, length " + n);
+            Simd.weightedSumsScalar(e, values, n, got);
+            assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "scalar sum, " + n);
+            assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "scalar weighted, " + n);
+            Simd.weightedSums(e, values, n, got);
+            assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "switch sum, " + n);
+            assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "switch weighted, " + n);
+            if (Simd.requested()) {
+                SimdKernels.weightedSums(e, values, n, got);
+                assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "SIMD sum, " + n);
+                assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "SIMD weighted, " + n);
+            }
         }
     }
 
@@ -120,6 +172,17 @@ class SimdTest {
                     assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits(Simd.min(x, n)), where);
                     assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits(Simd.maxScalar(x, n)), where);
                     assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits(Simd.minScalar(x, n)), where);
+                    // fused with an add of -0.0, which keeps every value's bits (-0.0 + -0.0 = -0.0)
+                    float[] negativeZeros = new float[n];
+                    java.util.Arrays.fill(negativeZeros, -0.0f);
+                    float[] sum = new float[n];
+                    float[] maxMin = new float[2];
+                    Simd.addMaxMin(x, 0, negativeZeros, sum, n, maxMin);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(Float.floatToRawIntBits(x[i]), Float.floatToRawIntBits(sum[i]), where + ", " + i);
+                    }
+                    assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits(maxMin[0]), "fused, " + where);
+                    assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits(maxMin[1]), "fused, " + where);
                     if (special != special) {
                         break; // NaN once per position is enough
                     }

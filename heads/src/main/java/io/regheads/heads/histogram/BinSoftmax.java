@@ -12,16 +12,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * the means first and for the probabilities only when a query needs them; both come out of the same per-row
  * arithmetic, so either order gives the same bits.
  *
- * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of z and the bias added
- * (vectorised), its maximum and minimum ({@link Simd}); the exponentials ({@link FastExp#expShifted}: in SIMD
- * lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the same bits either way); one
- * scalar pass that adds them and their {@code values}-weighted sum in double (four partial sums each); and, when
- * the probabilities are asked for, one pass that stores each exponential times the reciprocal of the sum. Float
- * logits use the float kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an
- * entry more than 87 below its row's maximum gets the kernel's floor {@code e^-87} instead of underflowing),
- * double logits the double kernel. Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc +
- * b)} either way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
- * Package-private; stateless.
+ * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of z with the bias added, its maximum
+ * and minimum ({@link Simd#addMaxMin}: one pass in SIMD lanes, else vectorised and scalar passes); the exponentials
+ * ({@link FastExp#expShifted}: in SIMD lanes where the JVM has the Vector API, else a vectorised pass and a scalar one,
+ * the same bits either way); one pass that adds them and their {@code values}-weighted sum in double ({@link
+ * Simd#weightedSums}: four partial sums each, in the lanes of a double vector or in scalar code, the same bits either
+ * way); and, when the probabilities are asked for, one pass that stores each exponential times the reciprocal of the
+ * sum. Float logits use the float kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per
+ * exponential; an entry more than 87 below its row's maximum gets the kernel's floor {@code e^-87} instead of
+ * underflowing), double logits the double kernel. Adding the bias here rather than before the matrix product gives the
+ * same float sums ({@code fl(acc + b)} either way, for products that accumulate in one pass). Deterministic: a fixed
+ * order of operations per row. Package-private; stateless.
  *
  * <p>Rows the kernels do not cover within their bounds go to the caller's {@link Fallback} instead: a row with a
  * non-finite logit (a float product that overflowed) or whose logits spread over more than {@link #FLOAT_SPREAD}
@@ -94,63 +95,41 @@ final class BinSoftmax {
             double[] means, Fallback fallback) {
         float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
         float[] exps = new float[n];
+        double[] sums = new double[2];
+        float[] maxMin = new float[2];
         for (int r = from; r < to; r++) {
-            row(z, bias, r, n, row, exps, values, probs, means, fallback);
+            row(z, bias, r, n, row, exps, maxMin, sums, values, probs, means, fallback);
         }
     }
 
     /**
      * Row r of {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)}, in scratch
-     * arrays {@code row} and {@code exps}. A method of its own so the JIT compiles it after a few predictions (it is
-     * invoked once per row); as the body of the loop in {@code rows}, invoked once or twice per prediction, it waited
-     * for that loop's own count, many predictions later (docs/performance.md, "the first calls").
+     * arrays {@code row}, {@code exps}, {@code maxMin} and {@code sums}. A method of its own so the JIT compiles it
+     * after a few predictions (it is invoked once per row); as the body of the loop in {@code rows}, invoked once or
+     * twice per prediction, it waited for that loop's own count, many predictions later (docs/performance.md, "the
+     * first calls").
      */
-    private static void row(float[] z, float[] bias, int r, int n, float[] row, float[] exps, double[] values,
-            double[] probs, double[] means, Fallback fallback) {
-        Simd.add(z, r * n, bias, row, n);
-        float max = Simd.max(row, n);
-        if (!(max - Simd.min(row, n) <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
+    private static void row(float[] z, float[] bias, int r, int n, float[] row, float[] exps, float[] maxMin,
+            double[] sums, double[] values, double[] probs, double[] means, Fallback fallback) {
+        Simd.addMaxMin(z, r * n, bias, row, n, maxMin);
+        float max = maxMin[0];
+        if (!(max - maxMin[1] <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
             fallback.row(r);
             return;
         }
         FastExp.expShifted(row, max, exps, row, 0, n);
-        sums(exps, n, values, probs, means, r);
+        sums(exps, n, values, sums, probs, means, r);
     }
 
     /**
-     * Adds a row's exponentials and their {@code values}-weighted sum in double (four partial sums each), then
-     * writes the mean and, when {@code probs} is not null, the probabilities {@code e * (1 / s)}.
+     * Adds a row's exponentials and their {@code values}-weighted sum in double ({@link Simd#weightedSums}: four
+     * partial sums each), then writes the mean and, when {@code probs} is not null, the probabilities {@code e * (1 /
+     * s)}.
      */
-    private static void sums(float[] exps, int n, double[] values, double[] probs, double[] means, int row) {
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        double m0 = 0;
-        double m1 = 0;
-        double m2 = 0;
-        double m3 = 0;
-        int j = 0;
-        for (; j + 3 < n; j += 4) {
-            double e0 = exps[j];
-            double e1 = exps[j + 1];
-            double e2 = exps[j + 2];
-            double e3 = exps[j + 3];
-            s0 += e0;
-            s1 += e1;
-            s2 += e2;
-            s3 += e3;
-            m0 += e0 * values[j];
-            m1 += e1 * values[j + 1];
-            m2 += e2 * values[j + 2];
-            m3 += e3 * values[j + 3];
-        }
-        for (; j < n; j++) {
-            double e0 = exps[j];
-            s0 += e0;
-            m0 += e0 * values[j];
-        }
-        double s = (s0 + s1) + (s2 + s3);
+    private static void sums(float[] exps, int n, double[] values, double[] sums, double[] probs, double[] means,
+            int row) {
+        Simd.weightedSums(exps, values, n, sums);
+        double s = sums[0];
         if (probs != null) {
             double inv = 1 / s; // s >= 1: the maximum's exp(0)
             int o = row * n;
@@ -159,7 +138,7 @@ final class BinSoftmax {
             }
         }
         if (means != null) {
-            means[row] = ((m0 + m1) + (m2 + m3)) / s;
+            means[row] = sums[1] / s;
         }
     }
 

@@ -4,8 +4,8 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 
 /**
- * Whether the array kernels run in SIMD lanes, and the small float reductions the softmax kernels need, with a
- * scalar form for JVMs without SIMD. Internal; stateless and thread-safe.
+ * Whether the array kernels run in SIMD lanes, and the small reductions the softmax kernels need (a row's maximum
+ * and minimum, its sums in double), with a scalar form for JVMs without SIMD. Internal; stateless and thread-safe.
  *
  * <p>Java 17 has no stable vector API; HotSpot's C2 vectorises plain loops of float arithmetic but neither
  * reductions with {@link Math#max(float, float)}'s NaN rule nor the bit manipulation of an exponential. The JDK's
@@ -20,8 +20,8 @@ import java.lang.management.ManagementFactory;
  * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
  * never, if they do not get faster within 90 seconds). Until then, and otherwise, every method runs its scalar
  * form. <b>Either way the results are the same bits</b>: the SIMD kernels do the same IEEE operations per
- * element, and the reductions here are exact (a maximum or a minimum does not depend on the order), so the switch
- * changes speed only.
+ * element, a maximum or a minimum does not depend on the order, and the sums keep the scalar code's order, so the
+ * switch changes speed only.
  */
 public final class Simd {
     private Simd() {}
@@ -116,28 +116,6 @@ public final class Simd {
     }
 
     /**
-     * The largest of {@code x[0, n)}, NaN if any is NaN, {@code -Infinity} for {@code n = 0}; {@code +0.0} above
-     * {@code -0.0} as {@link Math#max(float, float)}.
-     */
-    public static float max(float[] x, int n) {
-        return enabled ? SimdKernels.max(x, n) : maxScalar(x, n);
-    }
-
-    /** The smallest of {@code x[0, n)}, NaN if any is NaN, {@code +Infinity} for {@code n = 0}. */
-    public static float min(float[] x, int n) {
-        return enabled ? SimdKernels.min(x, n) : minScalar(x, n);
-    }
-
-    /** {@code out[j] = a[from + j] + b[j]} for j in {@code [0, n)}. */
-    public static void add(float[] a, int from, float[] b, float[] out, int n) {
-        if (enabled) {
-            SimdKernels.add(a, from, b, out, n);
-            return;
-        }
-        addScalar(a, from, b, out, n);
-    }
-
-    /**
      * The sum of {@code e[0, n)} and their {@code values}-weighted sum, both in double: {@code sums[0] = sum_j e_j},
      * {@code sums[1] = sum_j e_j values_j}, each in four partial sums (element j into partial {@code j mod 4}, the
      * elements after the last full group of four into partial 0, then {@code (p0 + p1) + (p2 + p3)}), the weighted
@@ -189,8 +167,10 @@ public final class Simd {
     }
 
     /**
-     * {@link #add}, then the maximum and the minimum of {@code out[0, n)} as {@link #max} and {@link #min} give them
-     * ({@code maxMin[0]} and {@code maxMin[1]}), in one pass where the SIMD kernels are on.
+     * {@code out[j] = a[from + j] + b[j]} for j in {@code [0, n)}, and the largest and the smallest of them into
+     * {@code maxMin[0]} and {@code maxMin[1]} as {@link Math#max(float, float)} and {@link Math#min(float, float)}
+     * give them (NaN if any is NaN, {@code +0.0} above {@code -0.0}; {@code -Infinity} and {@code +Infinity} for
+     * {@code n = 0}); one pass where the SIMD kernels are on.
      *
      * @param maxMin {@code [2]}, written
      */
@@ -204,7 +184,7 @@ public final class Simd {
         maxMin[1] = minScalar(out, n);
     }
 
-    /** {@link #add} without SIMD. */
+    /** The sums of {@link #addMaxMin} without SIMD. */
     static void addScalar(float[] a, int from, float[] b, float[] out, int n) {
         System.arraycopy(a, from, out, 0, n);
         for (int j = 0; j < n; j++) { // indexed alike: C2 vectorises it
@@ -212,7 +192,7 @@ public final class Simd {
         }
     }
 
-    /** {@link #max} without SIMD: eight partial maxima (C2 does not vectorise the reduction). */
+    /** The maximum of {@link #addMaxMin} without SIMD: eight partial maxima (C2 does not vectorise the reduction). */
     static float maxScalar(float[] x, int n) {
         float a0 = Float.NEGATIVE_INFINITY;
         float a1 = a0;
@@ -239,7 +219,7 @@ public final class Simd {
         return Math.max(Math.max(Math.max(a0, a1), Math.max(a2, a3)), Math.max(Math.max(a4, a5), Math.max(a6, a7)));
     }
 
-    /** {@link #min} without SIMD: four partial minima. */
+    /** The minimum of {@link #addMaxMin} without SIMD: four partial minima. */
     static float minScalar(float[] x, int n) {
         float a0 = Float.POSITIVE_INFINITY;
         float a1 = a0;

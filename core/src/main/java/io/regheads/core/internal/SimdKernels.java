@@ -61,7 +61,15 @@ final class SimdKernels {
         }
         weightedSums(y, values, n, sums);
         Simd.weightedSumsScalar(y, values, n, ref);
-        return max(x, n) == Simd.maxScalar(x, n) && min(x, n) == Simd.minScalar(x, n)
+        float[] sum = new float[n];
+        float[] maxMin = new float[2];
+        addMaxMin(x, 0, y, sum, n, maxMin);
+        for (int i = 0; i < n; i++) {
+            if (Float.floatToRawIntBits(sum[i]) != Float.floatToRawIntBits(x[i] + y[i])) {
+                return false;
+            }
+        }
+        return maxMin[0] == Simd.maxScalar(sum, n) && maxMin[1] == Simd.minScalar(sum, n)
                 && Double.doubleToRawLongBits(sums[0]) == Double.doubleToRawLongBits(ref[0])
                 && Double.doubleToRawLongBits(sums[1]) == Double.doubleToRawLongBits(ref[1]);
     }
@@ -101,7 +109,7 @@ final class SimdKernels {
                 expShifted(xd, 0.5, yd, 0, n);
                 addMaxMin(x, 0, y, y, n, maxMin);
                 weightedSums(y, xd, n, sums);
-                sink += max(y, n) + min(y, n) + yd[k & (n - 1)] + sums[1];
+                sink += maxMin[0] + maxMin[1] + yd[k & (n - 1)] + sums[1];
             }
             long simd = System.nanoTime() - t0;
             t0 = System.nanoTime();
@@ -112,7 +120,7 @@ final class SimdKernels {
                 maxMin[0] = Simd.maxScalar(y, n);
                 maxMin[1] = Simd.minScalar(y, n);
                 Simd.weightedSumsScalar(y, xd, n, sums);
-                sink += Simd.maxScalar(y, n) + Simd.minScalar(y, n) + yd[k & (n - 1)] + sums[1];
+                sink += maxMin[0] + maxMin[1] + yd[k & (n - 1)] + sums[1];
             }
             long scalar = System.nanoTime() - t0;
             wins = simd < scalar ? wins + 1 : 0;
@@ -264,32 +272,6 @@ final class SimdKernels {
         sums[1] = (m0 + m.lane(1)) + (m.lane(2) + m.lane(3));
     }
 
-    static float max(float[] x, int n) {
-        int j = 0;
-        FloatVector acc = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
-        for (int bound = F.loopBound(n); j < bound; j += F.length()) {
-            acc = acc.max(FloatVector.fromArray(F, x, j));
-        }
-        float m = acc.reduceLanes(VectorOperators.MAX);
-        for (; j < n; j++) {
-            m = Math.max(m, x[j]);
-        }
-        return m;
-    }
-
-    static float min(float[] x, int n) {
-        int j = 0;
-        FloatVector acc = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
-        for (int bound = F.loopBound(n); j < bound; j += F.length()) {
-            acc = acc.min(FloatVector.fromArray(F, x, j));
-        }
-        float m = acc.reduceLanes(VectorOperators.MIN);
-        for (; j < n; j++) {
-            m = Math.min(m, x[j]);
-        }
-        return m;
-    }
-
     /** {@link Simd#addMaxMin}: the sum vector stored and folded into the running maximum and minimum. */
     static void addMaxMin(float[] a, int from, float[] b, float[] out, int n, float[] maxMin) {
         int j = 0;
@@ -313,13 +295,4 @@ final class SimdKernels {
         maxMin[1] = min;
     }
 
-    static void add(float[] a, int from, float[] b, float[] out, int n) {
-        int j = 0;
-        for (int bound = F.loopBound(n); j < bound; j += F.length()) {
-            FloatVector.fromArray(F, a, from + j).add(FloatVector.fromArray(F, b, j)).intoArray(out, j);
-        }
-        for (; j < n; j++) {
-            out[j] = a[from + j] + b[j];
-        }
-    }
 }

@@ -9,20 +9,22 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Row softmax of logits {@code z [B, n]} plus a bias {@code [n]} straight into the columns of a {@link
  * HistogramDistribution}: with {@code l_rj = z_rj + bias_j}, {@code probs[r n + j] = exp(l_rj - max_r) / sum_j
  * exp(l_rj - max_r)} and {@code means[r] = sum_j exp(l_rj - max_r) values_j / sum_j exp(...)}. A prediction asks for
- * the means first and for the probabilities only when a query needs them; both come out of the same per-row
- * arithmetic, so either order gives the same bits.
+ * the means first and for the probabilities only when a query needs them.
  *
- * <p>Per row, on row-sized buffers that stay in the L1 cache: the row copied out of z with the bias added, its maximum
- * and minimum ({@link Simd#addMaxMin}: one pass in SIMD lanes, else vectorised and scalar passes); the exponentials
- * ({@link FastExp#expShifted}: in SIMD lanes where the JVM has the Vector API, else a vectorised pass and a scalar one,
- * the same bits either way); one pass that adds them and their {@code values}-weighted sum in double ({@link
+ * <p>Float logits ({@link #expRows}), per row, on row-sized buffers that stay in the L1 cache, the logits copied out
+ * of the product's output a block of rows at a time: the bias added and the row's maximum and minimum ({@link
+ * Simd#addMaxMin}: one pass in SIMD lanes, else vectorised and scalar passes); the exponentials ({@link
+ * FastExp#expShifted}: in SIMD lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the
+ * same bits either way); one pass that adds them and their {@code values}-weighted sum in double ({@link
  * Simd#weightedSums}: four partial sums each, in the lanes of a double vector or in scalar code, the same bits either
- * way); and, when the probabilities are asked for, one pass that stores each exponential times the reciprocal of the
- * sum. Float logits use the float kernel (relative error at most {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per
- * exponential; an entry more than 87 below its row's maximum gets the kernel's floor {@code e^-87} instead of
- * underflowing), double logits the double kernel. Adding the bias here rather than before the matrix product gives the
- * same float sums ({@code fl(acc + b)} either way, for products that accumulate in one pass). Deterministic: a fixed
- * order of operations per row. Package-private; stateless.
+ * way). The row's exponentials (float) and sum are kept, so its probabilities are later one pass, each exponential
+ * times the reciprocal of the sum ({@link #probabilities}). Float logits use the float kernel (relative error at most
+ * {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87 below its row's maximum gets the
+ * kernel's floor {@code e^-87} instead of underflowing). Double logits ({@link #rows(double[], double[], int, int,
+ * int, double[], double[], double[], Fallback)}) use the double kernel and compute the means and the probabilities
+ * by the same arithmetic, in either order the same bits. Adding the bias here rather than before the matrix product
+ * gives the same float sums ({@code fl(acc + b)} either way, for products that accumulate in one pass).
+ * Deterministic: a fixed order of operations per row. Package-private; stateless.
  *
  * <p>Rows the kernels do not cover within their bounds go to the caller's {@link Fallback} instead: a row with a
  * non-finite logit (a float product that overflowed) or whose logits spread over more than {@link #FLOAT_SPREAD}
@@ -41,7 +43,7 @@ final class BinSoftmax {
     /** Computes a row the kernels do not cover (see the class description). */
     interface Fallback {
         /**
-         * @param r the row (its logits are row r of z)
+         * @param r the row
          */
         void row(int r);
     }
@@ -49,17 +51,95 @@ final class BinSoftmax {
     /** Fewest logits per thread when rows are split over threads (about a tenth of a millisecond of work). */
     static final int MIN_LOGITS_PER_THREAD = 1 << 16;
 
+    /** Copies rows of a float product's output (logits without bias) into a scratch array. */
+    interface Logits {
+        /**
+         * Copies rows {@code [first, first + count)} into {@code dst[0, count n)}, row-major.
+         */
+        void copy(int first, int count, float[] dst);
+    }
+
+    /** Floats of logits per block copied out of the product's output (64 rows of 256: in the L2 cache). */
+    static final int BLOCK_FLOATS = 1 << 14;
+
     /**
-     * As {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)}, the rows split over
+     * As {@link #expRows}, the rows split over {@link RowParallel}'s threads (each row's arithmetic unchanged: the
+     * same bits); the fallback runs in the calling thread after the split pass, in row order.
+     */
+    static void expRowsInParallel(Logits logits, float[] bias, int from, int to, int n, double[] values, float[] exps,
+            double[] sums, double[] means, Fallback fallback) {
+        split(from, to, n, fallback,
+                (a, b, handOver) -> expRows(logits, bias, a, b, n, values, exps, sums, means, handOver));
+    }
+
+    /**
+     * Rows {@code [from, to)} of float logits: each row's exponentials {@code e_j = exp(l_j - max)} into {@code exps},
+     * their sum into {@code sums} and their mean over {@code values} into {@code means}, the logits copied out of
+     * {@code logits} a block of rows at a time. {@link #probabilities} turns a row's exponentials and sum into its
+     * probabilities later, when a query needs them, with no second softmax. Rows the kernels do not cover go to
+     * {@code fallback}, their entries here untouched.
+     *
+     * @param bias   {@code [n]}
+     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
+     * @param exps   {@code [B * n]}, row r at {@code [r n, (r + 1) n)}
+     * @param sums   {@code [B]}
+     * @param means  {@code [B]}
+     * @param fallback computes the rows these kernels do not cover (it writes their means)
+     */
+    static void expRows(Logits logits, float[] bias, int from, int to, int n, double[] values, float[] exps,
+            double[] sums, double[] means, Fallback fallback) {
+        int block = Math.max(1, Math.min(to - from, BLOCK_FLOATS / n));
+        float[] z = new float[block * n];
+        float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
+        float[] e = new float[n];
+        float[] maxMin = new float[2];
+        double[] weighted = new double[2];
+        for (int first = from; first < to; first += block) {
+            int count = Math.min(block, to - first);
+            logits.copy(first, count, z);
+            for (int i = 0; i < count; i++) {
+                row(z, i * n, bias, first + i, n, row, e, maxMin, weighted, values, exps, sums, means, fallback);
+            }
+        }
+    }
+
+    /**
+     * Row r of {@link #expRows}, its logits at {@code z[at, at + n)}, in scratch arrays {@code row}, {@code e},
+     * {@code maxMin} and {@code weighted}. A method of its own so the JIT compiles it after a few predictions (it is
+     * invoked once per row); as the body of the loop in {@code expRows}, invoked once or twice per prediction, it
+     * waited for that loop's own count, many predictions later (docs/performance.md, "the first calls").
+     */
+    private static void row(float[] z, int at, float[] bias, int r, int n, float[] row, float[] e, float[] maxMin,
+            double[] weighted, double[] values, float[] exps, double[] sums, double[] means, Fallback fallback) {
+        Simd.addMaxMin(z, at, bias, row, n, maxMin);
+        float max = maxMin[0];
+        if (!(max - maxMin[1] <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
+            fallback.row(r);
+            return;
+        }
+        FastExp.expShifted(row, max, e, row, 0, n);
+        Simd.weightedSums(e, values, n, weighted);
+        System.arraycopy(e, 0, exps, r * n, n);
+        sums[r] = weighted[0];
+        means[r] = weighted[1] / weighted[0];
+    }
+
+    /**
+     * Row r's probabilities from {@link #expRows}: {@code probs[r n + j] = exps[r n + j] * (1 / sums[r])}.
+     */
+    static void probabilities(float[] exps, double[] sums, int r, int n, double[] probs) {
+        double inv = 1 / sums[r]; // >= 1: the maximum's exp(0)
+        int o = r * n;
+        for (int j = 0; j < n; j++) {
+            probs[o + j] = exps[o + j] * inv;
+        }
+    }
+
+    /**
+     * As {@link #rows(double[], double[], int, int, int, double[], double[], double[], Fallback)}, the rows split over
      * {@link RowParallel}'s threads (each row's arithmetic unchanged: the same bits); the fallback runs in the
      * calling thread after the split pass, in row order.
      */
-    static void rowsInParallel(float[] z, float[] bias, int from, int to, int n, double[] values, double[] probs,
-            double[] means, Fallback fallback) {
-        split(from, to, n, fallback, (a, b, handOver) -> rows(z, bias, a, b, n, values, probs, means, handOver));
-    }
-
-    /** As {@link #rowsInParallel(float[], float[], int, int, int, double[], double[], double[], Fallback)}. */
     static void rowsInParallel(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
             double[] means, Fallback fallback) {
         split(from, to, n, fallback, (a, b, handOver) -> rows(z, bias, a, b, n, values, probs, means, handOver));
@@ -78,71 +158,15 @@ final class BinSoftmax {
     }
 
     /**
-     * Rows {@code [from, to)}: their means, and their probabilities when {@code probs} is not null. The means come
-     * out of the same arithmetic either way, so a first call for the means only and a later one for the
-     * probabilities describe the same distribution, bit for bit.
+     * Double logits {@code z [B * n]} (without bias, row-major): rows {@code [from, to)}, their means, and their
+     * probabilities when {@code probs} is not null, with the double kernel. The means come out of the same arithmetic
+     * either way, so a first call for the means only and a later one for the probabilities describe the same
+     * distribution, bit for bit.
      *
-     * @param z      {@code [B * n]} float logits without bias, row-major; row r at {@code [r n, (r + 1) n)}
-     * @param bias   {@code [n]}
-     * @param from   the first row
-     * @param to     one past the last row
-     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
      * @param probs  {@code [B * n]} destination of the rows' probabilities, or null for the means only
      * @param means  {@code [B]} destination of the rows' means, or null for the probabilities only
      * @param fallback computes the rows these kernels do not cover (it writes their probabilities and means)
      */
-    static void rows(float[] z, float[] bias, int from, int to, int n, double[] values, double[] probs,
-            double[] means, Fallback fallback) {
-        float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
-        float[] exps = new float[n];
-        double[] sums = new double[2];
-        float[] maxMin = new float[2];
-        for (int r = from; r < to; r++) {
-            row(z, bias, r, n, row, exps, maxMin, sums, values, probs, means, fallback);
-        }
-    }
-
-    /**
-     * Row r of {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)}, in scratch
-     * arrays {@code row}, {@code exps}, {@code maxMin} and {@code sums}. A method of its own so the JIT compiles it
-     * after a few predictions (it is invoked once per row); as the body of the loop in {@code rows}, invoked once or
-     * twice per prediction, it waited for that loop's own count, many predictions later (docs/performance.md, "the
-     * first calls").
-     */
-    private static void row(float[] z, float[] bias, int r, int n, float[] row, float[] exps, float[] maxMin,
-            double[] sums, double[] values, double[] probs, double[] means, Fallback fallback) {
-        Simd.addMaxMin(z, r * n, bias, row, n, maxMin);
-        float max = maxMin[0];
-        if (!(max - maxMin[1] <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
-            fallback.row(r);
-            return;
-        }
-        FastExp.expShifted(row, max, exps, row, 0, n);
-        sums(exps, n, values, sums, probs, means, r);
-    }
-
-    /**
-     * Adds a row's exponentials and their {@code values}-weighted sum in double ({@link Simd#weightedSums}: four
-     * partial sums each), then writes the mean and, when {@code probs} is not null, the probabilities {@code e * (1 /
-     * s)}.
-     */
-    private static void sums(float[] exps, int n, double[] values, double[] sums, double[] probs, double[] means,
-            int row) {
-        Simd.weightedSums(exps, values, n, sums);
-        double s = sums[0];
-        if (probs != null) {
-            double inv = 1 / s; // s >= 1: the maximum's exp(0)
-            int o = row * n;
-            for (int k = 0; k < n; k++) {
-                probs[o + k] = exps[k] * inv;
-            }
-        }
-        if (means != null) {
-            means[row] = sums[1] / s;
-        }
-    }
-
-    /** As {@link #rows(float[], float[], int, int, int, double[], double[], double[], Fallback)} for double logits. */
     static void rows(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
             double[] means, Fallback fallback) {
         double[] row = new double[n];

@@ -6,6 +6,7 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
+import io.regheads.core.internal.RowParallel;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
@@ -199,11 +200,13 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
 
     /**
      * Fills one columnar {@link HistogramDistribution} chunk by chunk: {@code phi W} into an arena buffer (one matrix
-     * product, no bias broadcast), one host copy into the distribution's flat logit array, then per row the bias,
-     * the exponentials with {@link BinSoftmax} (vectorised float exponentials for FLOAT models, double ones for
-     * DOUBLE models) and the mean, the rows split over as many threads as the matrix products use (the same bits
-     * for any number of threads). The probabilities ({@code B * n} doubles) are computed by the same kernels on
-     * the distribution's first query that needs them, so a prediction asked for its means only never builds them.
+     * product, no bias broadcast), then per row the bias, the exponentials with {@link BinSoftmax} and the mean, the
+     * rows split over as many threads as the matrix products use (the same bits for any number of threads). FLOAT
+     * models: vectorised float exponentials, the logits copied out of the product's output a block of rows at a
+     * time, each row's exponentials and their sum kept; DOUBLE models: double exponentials, the logits kept. The
+     * probabilities ({@code B * n} doubles) are built on the distribution's first query that needs them (from the
+     * kept exponentials, or by the same kernels from the kept logits), so a prediction asked for its means only never
+     * builds them.
      *
      * <p>Accuracy against {@link #distribution} (the exact softmax in double): for FLOAT models each probability
      * has a relative error of at most {@code 3.1e-7 + 1.2e-7 D} with D the row's logit spread {@code max - min}
@@ -221,8 +224,9 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         int n = config.bins();
         int size = Math.multiplyExact(rows, n);
         boolean isFloat = proj.dataType() == DataType.FLOAT;
-        float[] zf = isFloat ? new float[size] : null; // [B * n] logits without bias, kept for the probabilities
-        double[] zd = isFloat ? null : new double[size];
+        float[] exps = isFloat ? new float[size] : null; // [B * n] each row's exp(l - max), for the probabilities
+        double[] sums = isFloat ? new double[rows] : null; // [B] their sums
+        double[] zd = isFloat ? null : new double[size]; // [B * n] double logits without bias
         float[] biasF = isFloat ? Host.read(proj.bias().value(), new float[n]) : null;
         double[] biasD = isFloat ? null : Host.read(proj.bias().value(), new double[n]);
         double[] means = new double[rows]; // [B]
@@ -246,14 +250,18 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                 INDArray logits = arena.get(proj.dataType(), b, n); // [b, n] = phi W; the bias is added on the host
                 Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
                 if (isFloat) {
-                    Host.read(logits, 0, zf, row * n, b * n);
-                    BinSoftmax.rowsInParallel(zf, biasF, row, added, n, values, null, means, r -> {
-                        double[] l = new double[n];
-                        for (int j = 0; j < n; j++) {
-                            l[j] = zf[r * n + j] + biasF[j]; // the float sum, as the fast rows see it
-                        }
-                        exact(l, phi, r - row, row);
-                    });
+                    int first = row;
+                    BinSoftmax.expRowsInParallel(
+                            (r, count, dst) -> Host.read(logits, (long) (r - first) * n, dst, 0, count * n), biasF, row,
+                            added, n, values, exps, sums, means, r -> {
+                                float[] z = new float[n];
+                                Host.read(logits, (long) (r - first) * n, z, 0, n);
+                                double[] l = new double[n];
+                                for (int j = 0; j < n; j++) {
+                                    l[j] = z[j] + biasF[j]; // the float sum, as the fast rows see it
+                                }
+                                exact(l, phi, r - first, first);
+                            });
                 } else {
                     Host.read(logits, 0, zd, row * n, b * n);
                     BinSoftmax.rowsInParallel(zd, biasD, row, added, n, values, null, means, r -> {
@@ -309,7 +317,15 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                     // the kernels hand over exactly the rows computed exactly when they were added
                     BinSoftmax.Fallback copyExact = r -> System.arraycopy(exactP, exactSlot[r] * n, p, r * n, n);
                     if (isFloat) {
-                        BinSoftmax.rowsInParallel(zf, biasF, 0, rows, n, values, p, null, copyExact);
+                        RowParallel.run(0, rows, Math.max(1, BinSoftmax.MIN_LOGITS_PER_THREAD / n), (a, b) -> {
+                            for (int r = a; r < b; r++) {
+                                if (exactSlot != null && exactSlot[r] >= 0) {
+                                    copyExact.row(r);
+                                } else {
+                                    BinSoftmax.probabilities(exps, sums, r, n, p);
+                                }
+                            }
+                        });
                     } else {
                         BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, copyExact);
                     }

@@ -250,17 +250,16 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                 INDArray logits = arena.get(proj.dataType(), b, n); // [b, n] = phi W; the bias is added on the host
                 Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
                 if (isFloat) {
-                    int first = row;
                     BinSoftmax.expRowsInParallel(
-                            (r, count, dst) -> Host.read(logits, (long) (r - first) * n, dst, 0, count * n), biasF, row,
+                            (r, count, dst) -> Host.read(logits, (long) (r - row) * n, dst, 0, count * n), biasF, row,
                             added, n, values, exps, sums, means, r -> {
                                 float[] z = new float[n];
-                                Host.read(logits, (long) (r - first) * n, z, 0, n);
+                                Host.read(logits, (long) (r - row) * n, z, 0, n);
                                 double[] l = new double[n];
                                 for (int j = 0; j < n; j++) {
                                     l[j] = z[j] + biasF[j]; // the float sum, as the fast rows see it
                                 }
-                                exact(l, phi, r - first, first);
+                                exact(l, phi, r - row, row);
                             });
                 } else {
                     Host.read(logits, 0, zd, row * n, b * n);

@@ -179,6 +179,11 @@ public final class Simd {
             SimdKernels.addMaxMin(a, from, b, out, n, maxMin);
             return;
         }
+        addMaxMinScalar(a, from, b, out, n, maxMin);
+    }
+
+    /** {@link #addMaxMin} without SIMD: the sums, then their maximum and minimum. */
+    static void addMaxMinScalar(float[] a, int from, float[] b, float[] out, int n, float[] maxMin) {
         addScalar(a, from, b, out, n);
         maxMin[0] = maxScalar(out, n);
         maxMin[1] = minScalar(out, n);

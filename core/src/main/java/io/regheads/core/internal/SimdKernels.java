@@ -116,9 +116,7 @@ final class SimdKernels {
             for (int k = 0; k < 2000; k++) {
                 FastExp.expShiftedScalar(x, 0.5f, y, scratch, 0, n);
                 FastExp.expShiftedScalar(xd, 0.5, yd, scratchD, 0, n);
-                Simd.addScalar(x, 0, y, y, n);
-                maxMin[0] = Simd.maxScalar(y, n);
-                maxMin[1] = Simd.minScalar(y, n);
+                Simd.addMaxMinScalar(x, 0, y, y, n, maxMin);
                 Simd.weightedSumsScalar(y, xd, n, sums);
                 sink += maxMin[0] + maxMin[1] + yd[k & (n - 1)] + sums[1];
             }

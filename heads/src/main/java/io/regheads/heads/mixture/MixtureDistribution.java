@@ -60,12 +60,25 @@ public final class MixtureDistribution implements PredictiveDistribution {
      * @throws IllegalArgumentException on a value outside these domains, naming row and component
      */
     MixtureDistribution(int k, double[] weights, double[] means, double[] sigmas) {
+        this(k, weights, means, sigmas, true);
+    }
+
+    /**
+     * Columns that satisfy the constructor's domains by construction, taken as they are (no checks, no
+     * renormalisation): the mixture head's builder, whose weights are {@code e_j / sum_j e_j} of a stable softmax
+     * (in [0, 1], summing to 1 within rounding) and whose means and sigmas come from finite outputs.
+     */
+    static MixtureDistribution normalised(int k, double[] weights, double[] means, double[] sigmas) {
+        return new MixtureDistribution(k, weights, means, sigmas, false);
+    }
+
+    private MixtureDistribution(int k, double[] weights, double[] means, double[] sigmas, boolean check) {
         this.k = k;
         this.rows = weights.length / k;
         this.weights = weights;
         this.means = means;
         this.sigmas = sigmas;
-        for (int b = 0; b < rows; b++) {
+        for (int b = 0; check && b < rows; b++) {
             double sum = 0;
             for (int j = b * k; j < (b + 1) * k; j++) {
                 double w = weights[j];

@@ -254,18 +254,13 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 double[] scale = arena.doubles(b * k); // [b * K] min(s, 0)
                 double[] e = arena.doubles(b * k);
                 double[] carrier = arena.doubles(b * k);
+                boolean finite = allFinite(raw, b * 3 * k); // else some row's float product overflowed
                 for (int i = 0; i < b; i++) {
                     int r = i * 3 * k;
-                    for (int j = r; j < r + 3 * k; j++) {
-                        if (!Double.isFinite(raw[j])) { // the float product overflowed: this row in double
-                            System.arraycopy(proj.inferRowInDouble("phi", phi, i, row + i), 0, raw, r, 3 * k);
-                            break;
-                        }
+                    if (!finite && !allFinite(raw, r, r + 3 * k)) { // this row again, in double
+                        System.arraycopy(proj.inferRowInDouble("phi", phi, i, row + i), 0, raw, r, 3 * k);
                     }
-                    double max = Double.NEGATIVE_INFINITY;
-                    for (int j = 0; j < k; j++) {
-                        max = Math.max(max, raw[r + j]);
-                    }
+                    double max = max(raw, r, k);
                     for (int j = 0; j < k; j++) {
                         logit[i * k + j] = raw[r + j] - max;
                         scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
@@ -282,10 +277,12 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                     }
                     for (int j = 0; j < k; j++) {
                         w[o + j] = e[i * k + j] / sum; // sum >= 1: the maximum's exp(0)
-                        mu[o + j] = raw[r + k + j];
-                        double z = raw[r + 2 * k + j];
-                        // ELU + 1 + floor
-                        sd[o + j] = (z > 0 ? z + 1 : logit[i * k + j]) + floor;
+                    }
+                    System.arraycopy(raw, r + k, mu, o, k);
+                    for (int j = 0; j < k; j++) {
+                        // ELU + 1 + floor without a branch: max(s, 0) + exp(min(s, 0)) is s + 1 for s > 0, exp(s)
+                        // for s <= 0 (a sign that varies from row to row mispredicts a branch half the time)
+                        sd[o + j] = (Math.max(raw[r + 2 * k + j], 0.0) + logit[i * k + j]) + floor;
                     }
                 }
                 next = added;
@@ -294,9 +291,56 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
             @Override
             public MixtureDistribution build() {
                 Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                return new MixtureDistribution(k, w, mu, sd);
+                return MixtureDistribution.normalised(k, w, mu, sd);
             }
         };
+    }
+
+    /**
+     * The largest of {@code x[from, from + n)}, n >= 1, all finite: in two chains of {@link Math#max} (the same value
+     * in any order; one chain of ten waits on each comparison in turn).
+     */
+    static double max(double[] x, int from, int n) {
+        double even = x[from];
+        double odd = Double.NEGATIVE_INFINITY;
+        int j = 1;
+        for (; j + 1 < n; j += 2) {
+            odd = Math.max(odd, x[from + j]);
+            even = Math.max(even, x[from + j + 1]);
+        }
+        if (j < n) {
+            odd = Math.max(odd, x[from + j]);
+        }
+        return Math.max(even, odd);
+    }
+
+    /** Whether {@code x[0, n)} is finite everywhere: products with zero in four chains, NaN if any entry is not. */
+    private static boolean allFinite(double[] x, int n) {
+        double a0 = 0;
+        double a1 = 0;
+        double a2 = 0;
+        double a3 = 0;
+        int i = 0;
+        for (; i + 3 < n; i += 4) {
+            a0 += x[i] * 0.0;
+            a1 += x[i + 1] * 0.0;
+            a2 += x[i + 2] * 0.0;
+            a3 += x[i + 3] * 0.0;
+        }
+        for (; i < n; i++) {
+            a0 += x[i] * 0.0;
+        }
+        return (a0 + a1) + (a2 + a3) == 0;
+    }
+
+    /** Whether {@code x[from, to)} is finite everywhere. */
+    private static boolean allFinite(double[] x, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!Double.isFinite(x[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The elements of a FLOAT or DOUBLE array as doubles, in arena scratch (a float copy widened in one loop). */

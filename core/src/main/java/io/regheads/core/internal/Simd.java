@@ -15,7 +15,8 @@ import java.lang.management.ManagementFactory;
  * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
  * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
  * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) waits until the JIT has been
- * idle for half a second (the application's own first calls compiled; at most 3 s), runs the self-check, then
+ * idle for half a second (the application's own first calls compiled; at most 3 s; not at all once {@link
+ * #warmUpNow()} has been called, as training does when it starts), runs the self-check, then
  * the SIMD and the scalar kernels on small arrays in turns, resting twice as long as each turn took, until the
  * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
  * never, if they do not get faster within 90 seconds). Until then, and otherwise, every method runs its scalar
@@ -37,6 +38,8 @@ public final class Simd {
     private static final boolean REQUESTED = requested();
     /** The kernels passed the self-check and beat the scalar ones once compiled (set by the warm-up thread). */
     private static volatile boolean enabled;
+    /** Set by {@link #warmUpNow()}: the warm-up stops waiting for a quiet JIT. */
+    private static volatile boolean now;
     private static final java.util.concurrent.CountDownLatch WARM_UP_DONE = new java.util.concurrent.CountDownLatch(1);
 
     static {
@@ -70,6 +73,16 @@ public final class Simd {
         return enabled;
     }
 
+    /**
+     * Lets the warm-up start at once instead of waiting for a quiet JIT (starting the warm-up thread if this is the
+     * first use): for work that takes long and is about to begin, such as training, during which compiling the
+     * kernels costs a small share, where after it the same compilation would land on the first predictions. Changes
+     * no result (see the class description).
+     */
+    public static void warmUpNow() {
+        now = true;
+    }
+
     /** True if the JVM has the Vector API module and {@value #PROPERTY} is not {@code false}. */
     static boolean requested() {
         return !"false".equalsIgnoreCase(System.getProperty(PROPERTY))
@@ -96,22 +109,21 @@ public final class Simd {
      * Waits until the JIT has compiled nothing for half a second, at most {@value #QUIET_COMPILER_MAX_SECONDS} s:
      * compiling the Vector API kernels is expensive, and started at once it delayed the compilation of the
      * application's own first calls (the first 30 histogram predictions after loading a model took twice as long).
-     * Without a compilation-time monitor: the longest wait.
+     * Without a compilation-time monitor: the longest wait. Ends early once {@link #warmUpNow()} has been called.
      */
     private static void awaitQuietCompiler() throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            Thread.sleep(QUIET_COMPILER_MAX_SECONDS * 1000L);
-            return;
-        }
+        boolean monitored = jit != null && jit.isCompilationTimeMonitoringSupported();
         long deadline = System.nanoTime() + QUIET_COMPILER_MAX_SECONDS * 1_000_000_000L;
-        long last = jit.getTotalCompilationTime();
+        long last = monitored ? jit.getTotalCompilationTime() : 0;
         int quiet = 0;
-        while (quiet < 2 && System.nanoTime() < deadline) {
+        while (!now && quiet < 2 && System.nanoTime() < deadline) {
             Thread.sleep(250);
-            long now = jit.getTotalCompilationTime();
-            quiet = now == last ? quiet + 1 : 0;
-            last = now;
+            if (monitored) {
+                long total = jit.getTotalCompilationTime();
+                quiet = total == last ? quiet + 1 : 0;
+                last = total;
+            }
         }
     }
 

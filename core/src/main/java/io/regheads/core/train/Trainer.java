@@ -3,6 +3,7 @@ package io.regheads.core.train;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
+import io.regheads.core.internal.Simd;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
@@ -173,6 +174,7 @@ public final class Trainer {
         DataType type = model.dataType();
         Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE,
                 "model.dataType() must be FLOAT or DOUBLE, got %s", type);
+        Simd.warmUpNow(); // the SIMD kernels compiled while training runs, not over the first predictions after it
         return new Run(model, params, optimizer, train, validation, type).run();
     }
 

@@ -156,7 +156,7 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
-        INDArray logits = c.output().reshape(new long[] {phi.size(0), 1, config.bins()}); // [B, 1, n] view
+        INDArray logits = arena.view(c.output(), phi.size(0), 1, config.bins()); // [B, 1, n] view
         return new Forward<>(new TokenLogits(logits, centres, null), c);
     }
 
@@ -172,7 +172,8 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         Linear.Cache c = forward.cache();
         INDArray dLogits = ((TokenLogits) dOutput).logits();
         Checks.shape("dOutput logits", dLogits, c.output().size(0), 1, config.bins());
-        INDArray d = dLogits.reshape(c.output().shape()); // [B, n]
+        // [B, n] view (a copy first only if dLogits is not c-ordered and contiguous)
+        INDArray d = arena.view(Host.contiguous(dLogits, dLogits.dataType()), c.output().shape());
         return proj.backward(c, d, arena);
     }
 

@@ -115,7 +115,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
         Checks.rows("phi", phi, "D", config.inputWidth());
         Linear.Cache c = proj.forward(phi, arena);
-        INDArray values = c.output().reshape(new long[] {phi.size(0)}); // [B] view of [B, 1]
+        INDArray values = arena.view(c.output(), phi.size(0)); // [B] view of [B, 1]
         if (config.sigmoid()) {
             double[] v = Host.doubles(values);
             for (int i = 0; i < v.length; i++) {

@@ -6,6 +6,7 @@ import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.FastExp;
+import io.regheads.core.internal.Simd;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import java.util.Arrays;
@@ -139,9 +140,7 @@ public final class CrossEntropy implements Loss {
             double max = Double.NEGATIVE_INFINITY;
             double s = 0;
             if (m == null) {
-                for (int j = 0; j < v; j++) {
-                    max = Math.max(max, z[j]);
-                }
+                max = Simd.max(z, 0, v);
                 if (Math.abs(max) <= Double.MAX_VALUE) { // else NaN or +-Infinity: refused below, as lse is not finite
                     s = FastExp.expShiftedSum(z, max, e, carrier, v);
                 } else {

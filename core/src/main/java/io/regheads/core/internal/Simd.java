@@ -209,6 +209,29 @@ public final class Simd {
         }
     }
 
+    /**
+     * The largest of {@code x[from, from + n)} as one chain of {@link Math#max(double, double)} from negative
+     * infinity gives it (NaN if any entry is NaN, +0 over -0; negative infinity for n = 0), in four partial maxima:
+     * the same value in any order, and a single chain waits on each comparison in turn (a softmax row's maximum).
+     */
+    public static double max(double[] x, int from, int n) {
+        double a0 = Double.NEGATIVE_INFINITY;
+        double a1 = a0;
+        double a2 = a0;
+        double a3 = a0;
+        int j = 0;
+        for (; j + 3 < n; j += 4) {
+            a0 = Math.max(a0, x[from + j]);
+            a1 = Math.max(a1, x[from + j + 1]);
+            a2 = Math.max(a2, x[from + j + 2]);
+            a3 = Math.max(a3, x[from + j + 3]);
+        }
+        for (; j < n; j++) {
+            a0 = Math.max(a0, x[from + j]);
+        }
+        return Math.max(Math.max(a0, a1), Math.max(a2, a3));
+    }
+
     /** The maximum of {@link #addMaxMin} without SIMD: eight partial maxima (C2 does not vectorise the reduction). */
     static float maxScalar(float[] x, int n) {
         float a0 = Float.NEGATIVE_INFINITY;

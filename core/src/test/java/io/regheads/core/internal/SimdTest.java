@@ -147,6 +147,44 @@ class SimdTest {
      * The fused add, max and min (through the switch) and the scalar max and min against plain loops, with NaN,
      * infinities and signed zeros at every position.
      */
+    /**
+     * The double maximum in four chains against one chain of Math.max from negative infinity, bit for bit: every
+     * length 0-13 and 256 at an offset, the largest at every position, a NaN at every position, signed zeros in both
+     * orders, and entries outside the range larger still (they must not count).
+     */
+    @Test
+    void doubleMaximumIsTheSingleChainsValue() {
+        SplittableRandom r = new SplittableRandom(5);
+        int[] lengths = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 256};
+        for (int n : lengths) {
+            for (int at = 0; at < Math.max(n, 1); at++) {
+                for (int kind = 0; kind < 3; kind++) {
+                    double[] x = new double[n + 4];
+                    for (int i = 0; i < x.length; i++) {
+                        x[i] = -100 * r.nextDouble();
+                    }
+                    x[0] = 1e300; // outside [2, 2 + n)
+                    x[n + 3] = Double.POSITIVE_INFINITY;
+                    if (n > 0) {
+                        x[2 + at] = kind == 0 ? 7.5 : kind == 1 ? Double.NaN : 0.0;
+                        if (kind == 2) { // every entry a signed zero: +0 must win wherever it is
+                            for (int i = 2; i < 2 + n; i++) {
+                                x[i] = i == 2 + at ? 0.0 : -0.0;
+                            }
+                        }
+                    }
+                    double chain = Double.NEGATIVE_INFINITY;
+                    for (int i = 2; i < 2 + n; i++) {
+                        chain = Math.max(chain, x[i]);
+                    }
+                    assertEquals(Double.doubleToRawLongBits(chain), Double.doubleToRawLongBits(Simd.max(x, 2, n)),
+                            "n " + n + ", position " + at + ", case " + kind);
+                }
+            }
+        }
+        assertEquals(Double.NEGATIVE_INFINITY, Simd.max(new double[] {1.0}, 0, 0), 0.0);
+    }
+
     @Test
     void reductionsFollowMathMaxAndMin() {
         SplittableRandom rnd = new SplittableRandom(11);

@@ -6,6 +6,7 @@ import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.Host;
+import io.regheads.core.internal.Simd;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
@@ -260,7 +261,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                     if (!finite && !allFinite(raw, r, r + 3 * k)) { // this row again, in double
                         System.arraycopy(proj.inferRowInDouble("phi", phi, i, row + i), 0, raw, r, 3 * k);
                     }
-                    double max = max(raw, r, k);
+                    double max = Simd.max(raw, r, k);
                     for (int j = 0; j < k; j++) {
                         logit[i * k + j] = raw[r + j] - max;
                         scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
@@ -294,24 +295,6 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 return MixtureDistribution.normalised(k, w, mu, sd);
             }
         };
-    }
-
-    /**
-     * The largest of {@code x[from, from + n)}, n >= 1, all finite: in two chains of {@link Math#max} (the same value
-     * in any order; one chain of ten waits on each comparison in turn).
-     */
-    static double max(double[] x, int from, int n) {
-        double even = x[from];
-        double odd = Double.NEGATIVE_INFINITY;
-        int j = 1;
-        for (; j + 1 < n; j += 2) {
-            odd = Math.max(odd, x[from + j]);
-            even = Math.max(even, x[from + j + 1]);
-        }
-        if (j < n) {
-            odd = Math.max(odd, x[from + j]);
-        }
-        return Math.max(even, odd);
     }
 
     /** Whether {@code x[0, n)} is finite everywhere: products with zero in four chains, NaN if any entry is not. */

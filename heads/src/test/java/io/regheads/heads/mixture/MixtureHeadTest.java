@@ -31,24 +31,6 @@ class MixtureHeadTest {
         }
     }
 
-    /** The builder's row maximum in two chains: every length 1-13, the largest at every position, at an offset. */
-    @Test
-    void rowMaximumFindsTheLargestAtEveryPosition() {
-        java.util.Random r = new java.util.Random(3);
-        for (int n = 1; n <= 13; n++) {
-            for (int at = 0; at < n; at++) {
-                double[] x = new double[n + 5];
-                for (int i = 0; i < x.length; i++) {
-                    x[i] = -100 * r.nextDouble();
-                }
-                x[0] = 1e3; // outside the row: must not count
-                x[n + 4] = 1e3;
-                x[2 + at] = 7.5;
-                assertEquals(7.5, MixtureHead.max(x, 2, n), 0.0, "n " + n + ", largest at " + at);
-            }
-        }
-    }
-
     @Test
     void scaleDerivativeMatchesCentralDifferences() {
         // relative error with an absolute floor of 1e-12, as the shared checker measures it

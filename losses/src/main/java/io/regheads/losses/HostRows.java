@@ -56,13 +56,17 @@ final class HostRows {
         Checks.notNull(name, array);
         Checks.require(array.dataType() == DataType.FLOAT || array.dataType() == DataType.DOUBLE,
                 "%s must be FLOAT or DOUBLE, got %s", name, array.dataType());
-        Checks.require(Host.hostLayout(array),
-                "%s must be c-ordered and contiguous (element-wise stride 1), got order %s, stride %s",
-                name, array.ordering(), Arrays.toString(array.stride()));
+        if (!Host.hostLayout(array)) { // the texts only when a check fails: this runs on every loss call
+            throw new IllegalArgumentException(String.format(
+                    "%s must be c-ordered and contiguous (element-wise stride 1), got order %s, stride %s",
+                    name, array.ordering(), Arrays.toString(array.stride())));
+        }
         long length = array.length();
         long cols = array.rank() == 0 ? 1 : array.size(array.rank() - 1);
-        Checks.require(cols > 0 && length > 0, "%s must not be empty, got shape %s", name,
-                Arrays.toString(array.shape()));
+        if (!(cols > 0 && length > 0)) {
+            throw new IllegalArgumentException(String.format("%s must not be empty, got shape %s", name,
+                    Arrays.toString(array.shape())));
+        }
         return new HostRows(array, (int) cols, length / cols, writable, blockElements);
     }
 

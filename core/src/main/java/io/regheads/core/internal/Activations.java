@@ -15,7 +15,9 @@ public final class Activations {
         Checks.notNull("input", input);
         Checks.require(input.dataType() == DataType.FLOAT || input.dataType() == DataType.DOUBLE,
                 "input must be FLOAT or DOUBLE, got %s", input.dataType());
-        Checks.require(input.length() > 0, "input must not be empty, got shape %s", Arrays.toString(input.shape()));
+        if (input.length() <= 0) { // the shape's text only when it fails: this runs on every activation call
+            throw new IllegalArgumentException("input must not be empty, got shape " + Arrays.toString(input.shape()));
+        }
     }
 
     /**

@@ -32,22 +32,32 @@ final class Tensors {
      */
     static long rowsOf(String name, INDArray a, DataType type, long width, int minRank) {
         Checks.notNull(name, a);
-        Checks.require(a.rank() >= minRank, "%s must have rank >= %d, got shape %s", name, minRank,
-                Arrays.toString(a.shape()));
+        // the shape's text only when a check fails: these run on every layer call of training and prediction
+        if (a.rank() < minRank) {
+            throw new IllegalArgumentException(String.format("%s must have rank >= %d, got shape %s", name, minRank,
+                    Arrays.toString(a.shape())));
+        }
         Checks.require(a.dataType() == type, "%s must have data type %s (the parameters' type), got %s", name, type,
                 a.dataType());
         long last = a.size(a.rank() - 1);
-        Checks.require(last == width, "%s must have last dimension %d, got shape %s", name, width,
-                Arrays.toString(a.shape()));
-        Checks.require(a.length() > 0, "%s must not be empty, got shape %s", name, Arrays.toString(a.shape()));
+        if (last != width) {
+            throw new IllegalArgumentException(String.format("%s must have last dimension %d, got shape %s", name,
+                    width, Arrays.toString(a.shape())));
+        }
+        if (a.length() <= 0) {
+            throw new IllegalArgumentException(String.format("%s must not be empty, got shape %s", name,
+                    Arrays.toString(a.shape())));
+        }
         return a.length() / width;
     }
 
     /** {@code dOut} must have exactly the shape and type of the forward output. */
     static void sameAs(String name, INDArray a, INDArray like) {
         Checks.notNull(name, a);
-        Checks.require(Arrays.equals(a.shape(), like.shape()), "%s must have shape %s (the forward output), got %s",
-                name, Arrays.toString(like.shape()), Arrays.toString(a.shape()));
+        if (!Arrays.equals(a.shape(), like.shape())) {
+            throw new IllegalArgumentException(String.format("%s must have shape %s (the forward output), got %s",
+                    name, Arrays.toString(like.shape()), Arrays.toString(a.shape())));
+        }
         Checks.require(a.dataType() == like.dataType(), "%s must have data type %s, got %s", name, like.dataType(),
                 a.dataType());
     }

@@ -255,7 +255,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 double[] scale = arena.doubles(b * k); // [b * K] min(s, 0)
                 double[] e = arena.doubles(b * k);
                 double[] carrier = arena.doubles(b * k);
-                boolean finite = allFinite(raw, b * 3 * k); // else some row's float product overflowed
+                boolean finite = allFinite(raw, 0, b * 3 * k); // else some row's float product overflowed
                 for (int i = 0; i < b; i++) {
                     int r = i * 3 * k;
                     if (!finite && !allFinite(raw, r, r + 3 * k)) { // this row again, in double
@@ -297,33 +297,23 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
         };
     }
 
-    /** Whether {@code x[0, n)} is finite everywhere: products with zero in four chains, NaN if any entry is not. */
-    private static boolean allFinite(double[] x, int n) {
+    /** Whether {@code x[from, to)} is finite everywhere: products with zero in four chains, NaN if any entry is not. */
+    private static boolean allFinite(double[] x, int from, int to) {
         double a0 = 0;
         double a1 = 0;
         double a2 = 0;
         double a3 = 0;
-        int i = 0;
-        for (; i + 3 < n; i += 4) {
+        int i = from;
+        for (; i + 3 < to; i += 4) {
             a0 += x[i] * 0.0;
             a1 += x[i + 1] * 0.0;
             a2 += x[i + 2] * 0.0;
             a3 += x[i + 3] * 0.0;
         }
-        for (; i < n; i++) {
+        for (; i < to; i++) {
             a0 += x[i] * 0.0;
         }
         return (a0 + a1) + (a2 + a3) == 0;
-    }
-
-    /** Whether {@code x[from, to)} is finite everywhere. */
-    private static boolean allFinite(double[] x, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (!Double.isFinite(x[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The elements of a FLOAT or DOUBLE array as doubles, in arena scratch (a float copy widened in one loop). */

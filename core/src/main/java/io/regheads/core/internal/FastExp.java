@@ -155,6 +155,27 @@ public final class FastExp {
         }
     }
 
+    /**
+     * {@code y[yFrom + i - from] = exp(x[i] - shift)} for i in {@code [from, to)}, for a caller that knows every
+     * argument {@code x[i] - shift} lies in {@code [FLOAT_MIN_ARG, FLOAT_MAX_ARG]} (a softmax row shifted by its
+     * maximum, whose spread it has checked): the bits of {@link #expShifted(float[], float, float[], float[], int,
+     * int)} for such arguments, the results written at an offset of their own, and in SIMD lanes without the clamps
+     * (their Java {@code max}/{@code min} cost a third of the kernel). Outside the range the results are
+     * unspecified. The scalar passes keep their polynomials in {@code poly} (indexed as x) and their carriers in
+     * {@code x} itself, so {@code x[from, to)} is unspecified afterwards; {@code y} may not alias either.
+     */
+    public static void expShiftedInRange(float[] x, float shift, float[] y, int yFrom, float[] poly, int from,
+            int to) {
+        if (Simd.enabled()) {
+            SimdKernels.expShiftedInRange(x, shift, y, yFrom, from, to);
+            return;
+        }
+        prepare(x, shift, poly, x, from, to);
+        for (int i = from; i < to; i++) {
+            y[yFrom + i - from] = finish(poly[i], x[i]);
+        }
+    }
+
     // ------------------------------------------------------------------ double
 
     /** As {@link #prepare(float[], float, float[], float[], int, int)} in double precision. */

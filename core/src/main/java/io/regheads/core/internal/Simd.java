@@ -128,24 +128,25 @@ public final class Simd {
     }
 
     /**
-     * The sum of {@code e[0, n)} and their {@code values}-weighted sum, both in double: {@code sums[0] = sum_j e_j},
-     * {@code sums[1] = sum_j e_j values_j}, each in four partial sums (element j into partial {@code j mod 4}, the
-     * elements after the last full group of four into partial 0, then {@code (p0 + p1) + (p2 + p3)}), the weighted
-     * terms as {@code e_j * values_j} (a multiply and an add, no fused multiply-add). The SIMD form keeps the four
-     * partial sums in the lanes of one double vector: the same operations in the same order, so the same bits.
+     * The sum of {@code e_j = e[from + j]}, j in {@code [0, n)}, and their {@code values}-weighted sum, both in
+     * double: {@code sums[0] = sum_j e_j}, {@code sums[1] = sum_j e_j values_j}, each in four partial sums (element j
+     * into partial {@code j mod 4}, the elements after the last full group of four into partial 0, then {@code (p0 +
+     * p1) + (p2 + p3)}), the weighted terms as {@code e_j * values_j} (a multiply and an add, no fused multiply-add).
+     * The SIMD form keeps the four partial sums in the lanes of one double vector: the same operations in the same
+     * order, so the same bits.
      *
      * @param sums {@code [2]}, written
      */
-    public static void weightedSums(float[] e, double[] values, int n, double[] sums) {
+    public static void weightedSums(float[] e, int from, double[] values, int n, double[] sums) {
         if (enabled) {
-            SimdKernels.weightedSums(e, values, n, sums);
+            SimdKernels.weightedSums(e, from, values, n, sums);
             return;
         }
-        weightedSumsScalar(e, values, n, sums);
+        weightedSumsScalar(e, from, values, n, sums);
     }
 
     /** {@link #weightedSums} without SIMD. */
-    static void weightedSumsScalar(float[] e, double[] values, int n, double[] sums) {
+    static void weightedSumsScalar(float[] e, int from, double[] values, int n, double[] sums) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -156,10 +157,10 @@ public final class Simd {
         double m3 = 0;
         int j = 0;
         for (; j + 3 < n; j += 4) {
-            double e0 = e[j];
-            double e1 = e[j + 1];
-            double e2 = e[j + 2];
-            double e3 = e[j + 3];
+            double e0 = e[from + j];
+            double e1 = e[from + j + 1];
+            double e2 = e[from + j + 2];
+            double e3 = e[from + j + 3];
             s0 += e0;
             s1 += e1;
             s2 += e2;
@@ -170,7 +171,7 @@ public final class Simd {
             m3 += e3 * values[j + 3];
         }
         for (; j < n; j++) {
-            double e0 = e[j];
+            double e0 = e[from + j];
             s0 += e0;
             m0 += e0 * values[j];
         }

@@ -59,8 +59,8 @@ final class SimdKernels {
         for (int i = 0; i < n; i++) {
             values[i] = 0.37 * i - 3;
         }
-        weightedSums(y, values, n, sums);
-        Simd.weightedSumsScalar(y, values, n, ref);
+        weightedSums(y, 0, values, n, sums);
+        Simd.weightedSumsScalar(y, 0, values, n, ref);
         float[] sum = new float[n];
         float[] maxMin = new float[2];
         addMaxMin(x, 0, y, sum, n, maxMin);
@@ -108,7 +108,7 @@ final class SimdKernels {
                 expShifted(x, 0.5f, y, 0, n);
                 expShifted(xd, 0.5, yd, 0, n);
                 addMaxMin(x, 0, y, y, n, maxMin);
-                weightedSums(y, xd, n, sums);
+                weightedSums(y, 0, xd, n, sums);
                 sink += maxMin[0] + maxMin[1] + yd[k & (n - 1)] + sums[1];
             }
             long simd = System.nanoTime() - t0;
@@ -117,7 +117,7 @@ final class SimdKernels {
                 FastExp.expShiftedScalar(x, 0.5f, y, scratch, 0, n);
                 FastExp.expShiftedScalar(xd, 0.5, yd, scratchD, 0, n);
                 Simd.addMaxMinScalar(x, 0, y, y, n, maxMin);
-                Simd.weightedSumsScalar(y, xd, n, sums);
+                Simd.weightedSumsScalar(y, 0, xd, n, sums);
                 sink += maxMin[0] + maxMin[1] + yd[k & (n - 1)] + sums[1];
             }
             long scalar = System.nanoTime() - t0;
@@ -133,20 +133,39 @@ final class SimdKernels {
         return true;
     }
 
-    /**
-     * {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(float)} does it. Two
-     * vectors per step, written out (a remainder shorter than two vectors runs the scalar code): besides the
-     * instruction-level parallelism this keeps the method's bytecode above C2's inlining limit for hot callees, so it
-     * is always compiled on its own. Inlined into a large caller, C2 (JDK 17) was seen to give up on the
-     * reinterpretation intrinsic of the exponent step, and the boxed vectors made the kernel slower than the scalar
-     * code.
-     */
+    /** {@code y[i] = exp(x[i] - shift)} for i in {@code [from, to)}, as {@link FastExp#exp(float)} does it. */
     static void expShifted(float[] x, float shift, float[] y, int from, int to) {
+        exp(x, shift, y, 0, from, to, true);
+    }
+
+    /**
+     * {@code y[yFrom + i - from] = exp(x[i] - shift)} for i in {@code [from, to)}, for arguments {@code x[i] - shift}
+     * in {@code [FLOAT_MIN_ARG, FLOAT_MAX_ARG]}: the bits of {@link #expShifted(float[], float, float[], int, int)},
+     * without its clamps (for arguments outside the range the result is unspecified).
+     */
+    static void expShiftedInRange(float[] x, float shift, float[] y, int yFrom, int from, int to) {
+        exp(x, shift, y, yFrom - from, from, to, false);
+    }
+
+    /**
+     * {@code y[i + offset] = exp(x[i] - shift)} for i in {@code [from, to)}, the arguments clamped to the float range
+     * when {@code clamp} is set (the clamps are the identity inside the range: the same bits there either way; their
+     * Java {@code max}/{@code min} semantics cost a third of the kernel's time). Two vectors per step, written out (a
+     * remainder shorter than two vectors runs the scalar code): besides the instruction-level parallelism this keeps
+     * the method's bytecode above C2's inlining limit for hot callees, so it is always compiled on its own. Inlined
+     * into a large caller, C2 (JDK 17) was seen to give up on the reinterpretation intrinsic of the exponent step,
+     * and the boxed vectors made the kernel slower than the scalar code.
+     */
+    private static void exp(float[] x, float shift, float[] y, int offset, int from, int to, boolean clamp) {
         int len = F.length();
         int i = from;
         for (int bound = to - 2 * len; i <= bound; i += 2 * len) {
-            FloatVector d0 = FloatVector.fromArray(F, x, i).sub(shift)
-                    .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+            FloatVector d0 = FloatVector.fromArray(F, x, i).sub(shift);
+            FloatVector d1 = FloatVector.fromArray(F, x, i + len).sub(shift);
+            if (clamp) {
+                d0 = d0.max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+                d1 = d1.max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+            }
             FloatVector m0 = d0.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
             FloatVector n0 = m0.sub(FastExp.F_MAGIC);
             FloatVector f0 = d0.sub(n0.mul(FastExp.F_LN2_HI)).sub(n0.mul(FastExp.F_LN2_LO));
@@ -158,9 +177,7 @@ final class SimdKernels {
             p0 = p0.mul(f0).add(FastExp.F_P5);
             p0 = p0.mul(f0).mul(f0).add(f0).add(1f);
             p0.reinterpretAsInts().add(m0.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
-                    .reinterpretAsFloats().intoArray(y, i);
-            FloatVector d1 = FloatVector.fromArray(F, x, i + len).sub(shift)
-                    .max(FastExp.FLOAT_MIN_ARG).min(FastExp.FLOAT_MAX_ARG);
+                    .reinterpretAsFloats().intoArray(y, i + offset);
             FloatVector m1 = d1.mul(FastExp.F_LOG2E).add(FastExp.F_MAGIC);
             FloatVector n1 = m1.sub(FastExp.F_MAGIC);
             FloatVector f1 = d1.sub(n1.mul(FastExp.F_LN2_HI)).sub(n1.mul(FastExp.F_LN2_LO));
@@ -172,10 +189,10 @@ final class SimdKernels {
             p1 = p1.mul(f1).add(FastExp.F_P5);
             p1 = p1.mul(f1).mul(f1).add(f1).add(1f);
             p1.reinterpretAsInts().add(m1.reinterpretAsInts().lanewise(VectorOperators.LSHL, 23))
-                    .reinterpretAsFloats().intoArray(y, i + len);
+                    .reinterpretAsFloats().intoArray(y, i + len + offset);
         }
         for (; i < to; i++) {
-            y[i] = FastExp.exp(x[i] - shift);
+            y[i + offset] = FastExp.exp(x[i] - shift);
         }
     }
 
@@ -237,16 +254,16 @@ final class SimdKernels {
      * {@link Simd#weightedSums} with its four partial sums in the lanes of a four-double vector (eight floats widened
      * per step, in two halves); where the preferred vectors do not hold four doubles, the scalar code.
      */
-    static void weightedSums(float[] e, double[] values, int n, double[] sums) {
+    static void weightedSums(float[] e, int from, double[] values, int n, double[] sums) {
         if (!FOUR_DOUBLES || n < 8) {
-            Simd.weightedSumsScalar(e, values, n, sums);
+            Simd.weightedSumsScalar(e, from, values, n, sums);
             return;
         }
         DoubleVector s = DoubleVector.zero(D);
         DoubleVector m = DoubleVector.zero(D);
         int j = 0;
         for (; j + 7 < n; j += 8) { // elements j..j+3, then j+4..j+7: lane i adds the elements i mod 4 in order
-            FloatVector f = FloatVector.fromArray(F, e, j);
+            FloatVector f = FloatVector.fromArray(F, e, from + j);
             DoubleVector d0 = (DoubleVector) f.convertShape(VectorOperators.F2D, D, 0);
             DoubleVector d1 = (DoubleVector) f.convertShape(VectorOperators.F2D, D, 1);
             s = s.add(d0).add(d1);
@@ -254,7 +271,7 @@ final class SimdKernels {
                     j + 4)));
         }
         if (j + 3 < n) { // four more: the upper half of the eight floats ending there (j >= 8)
-            DoubleVector d0 = (DoubleVector) FloatVector.fromArray(F, e, j - 4).convertShape(VectorOperators.F2D, D, 1);
+            DoubleVector d0 = (DoubleVector) FloatVector.fromArray(F, e, from + j - 4).convertShape(VectorOperators.F2D, D, 1);
             s = s.add(d0);
             m = m.add(d0.mul(DoubleVector.fromArray(D, values, j)));
             j += 4;
@@ -262,7 +279,7 @@ final class SimdKernels {
         double s0 = s.lane(0);
         double m0 = m.lane(0);
         for (; j < n; j++) {
-            double e0 = e[j];
+            double e0 = e[from + j];
             s0 += e0;
             m0 += e0 * values[j];
         }

@@ -65,8 +65,8 @@ class SimdTest {
     }
 
     /**
-     * The weighted sums at every length from 0 to a few vectors (the lanes, the last group of four, the tail): the
-     * SIMD kernel, the switch and the scalar code all give the bits of the stated order (element j into partial j
+     * The weighted sums at every length from 0 to a few vectors (the lanes, the last group of four, the tail), read at
+     * an offset: the SIMD kernel, the switch and the scalar code all give the bits of the stated order (element j into partial j
      * mod 4, the tail into partial 0, then (p0 + p1) + (p2 + p3)), within 1e-15 of the exact sums.
      */
     @Test
@@ -95,16 +95,67 @@ class SimdTest {
             double m = (pm[0] + pm[1]) + (pm[2] + pm[3]);
             assertEquals(exactS.doubleValue(), s, 1e-15 * Math.abs(exactS.doubleValue()), "sum, length " + n);
             assertEquals(exactM.doubleValue(), m, 1e-15 * 5 * exactS.doubleValue(), "weighted sum, length " + n);
-            Simd.weightedSumsScalar(e, values, n, got);
+            float[] padded = new float[n + 6]; // e at offset 3, NaN around it: reading outside shows
+            java.util.Arrays.fill(padded, Float.NaN);
+            System.arraycopy(e, 0, padded, 3, n);
+            Simd.weightedSumsScalar(padded, 3, values, n, got);
             assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "scalar sum, " + n);
             assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "scalar weighted, " + n);
-            Simd.weightedSums(e, values, n, got);
+            Simd.weightedSums(padded, 3, values, n, got);
             assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "switch sum, " + n);
             assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "switch weighted, " + n);
             if (Simd.requested()) {
-                SimdKernels.weightedSums(e, values, n, got);
+                SimdKernels.weightedSums(padded, 3, values, n, got);
                 assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got[0]), "SIMD sum, " + n);
                 assertEquals(Double.doubleToRawLongBits(m), Double.doubleToRawLongBits(got[1]), "SIMD weighted, " + n);
+            }
+        }
+    }
+
+    /**
+     * The kernel without clamps, for arguments inside the float range (its ends included), writing at an offset of
+     * its own: the bits of {@link FastExp#exp(float)} at every length from 0 to a few vectors, through the switch (SIMD
+     * or the scalar passes, whichever this JVM runs) and through the SIMD kernel itself; nothing written outside
+     * {@code y[yFrom, yFrom + n)}.
+     */
+    @Test
+    void exponentialsInRangeAreTheScalarBitsAtTheirOwnOffset() {
+        SplittableRandom rnd = new SplittableRandom(17);
+        float shift = 2.5f;
+        for (int n = 0; n <= 70; n++) {
+            float[] x = new float[n + 4];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) rnd.nextDouble(FastExp.FLOAT_MIN_ARG, FastExp.FLOAT_MAX_ARG) + shift;
+            }
+            if (n > 4) {
+                x[2] = FastExp.FLOAT_MIN_ARG + shift; // -84.5 and 90.5: exact, so the arguments are the range's ends
+                x[3] = FastExp.FLOAT_MAX_ARG + shift;
+                x[4] = shift;
+            }
+            float[] want = new float[n];
+            for (int i = 0; i < n; i++) {
+                want[i] = FastExp.exp(x[i + 2] - shift);
+            }
+            for (boolean direct : new boolean[] {false, true}) {
+                if (direct && !Simd.requested()) {
+                    continue;
+                }
+                float[] arg = x.clone(); // the scalar passes overwrite it
+                float[] y = new float[n + 9];
+                java.util.Arrays.fill(y, Float.NaN);
+                if (direct) {
+                    SimdKernels.expShiftedInRange(arg, shift, y, 5, 2, n + 2);
+                } else {
+                    FastExp.expShiftedInRange(arg, shift, y, 5, new float[n + 4], 2, n + 2);
+                }
+                for (int i = 0; i < y.length; i++) {
+                    if (i >= 5 && i < n + 5) {
+                        assertEquals(Float.floatToRawIntBits(want[i - 5]), Float.floatToRawIntBits(y[i]),
+                                (direct ? "SIMD" : "switch") + ", length " + n + ", element " + i);
+                    } else {
+                        assertTrue(Float.isNaN(y[i]), "written outside, length " + n + ", element " + i);
+                    }
+                }
             }
         }
     }

@@ -13,14 +13,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Float logits ({@link #expRows}), per row, on row-sized buffers that stay in the L1 cache, the logits copied out
  * of the product's output a block of rows at a time: the bias added and the row's maximum and minimum ({@link
- * Simd#addMaxMin}: one pass in SIMD lanes, else vectorised and scalar passes); the exponentials ({@link
- * FastExp#expShifted}: in SIMD lanes where the JVM has the Vector API, else a vectorised pass and a scalar one, the
- * same bits either way); one pass that adds them and their {@code values}-weighted sum in double ({@link
- * Simd#weightedSums}: four partial sums each, in the lanes of a double vector or in scalar code, the same bits either
- * way). The row's exponentials (float) and sum are kept, so its probabilities are later one pass, each exponential
- * times the reciprocal of the sum ({@link #probabilities}). Float logits use the float kernel (relative error at most
- * {@link FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential; an entry more than 87 below its row's maximum gets the
- * kernel's floor {@code e^-87} instead of underflowing). Double logits ({@link #rows(double[], double[], int, int,
+ * Simd#addMaxMin}: one pass in SIMD lanes, else vectorised and scalar passes); the exponentials, written straight
+ * into the kept ones ({@link FastExp#expShiftedInRange}: in SIMD lanes where the JVM has the Vector API, else a
+ * vectorised pass and a scalar one, the same bits either way; without clamps, as the row's spread has been checked);
+ * one pass that adds them and their {@code values}-weighted sum in double ({@link Simd#weightedSums}: four partial
+ * sums each, in the lanes of a double vector or in scalar code, the same bits either way). The row's exponentials
+ * (float) and sum are kept, so its probabilities are later one pass, each exponential times the reciprocal of the
+ * sum ({@link #probabilities}). Float logits use the float kernel (relative error at most {@link
+ * FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential). Double logits ({@link #rows(double[], double[], int, int,
  * int, double[], double[], double[], Fallback)}) use the double kernel and compute the means and the probabilities
  * by the same arithmetic, in either order the same bits. Adding the bias here rather than before the matrix product
  * gives the same float sums ({@code fl(acc + b)} either way, for products that accumulate in one pass).
@@ -117,9 +117,8 @@ final class BinSoftmax {
             fallback.row(r);
             return;
         }
-        FastExp.expShifted(row, max, e, row, 0, n);
-        Simd.weightedSums(e, values, n, weighted);
-        System.arraycopy(e, 0, exps, r * n, n);
+        FastExp.expShiftedInRange(row, max, exps, r * n, e, 0, n); // every l - max in [-FLOAT_SPREAD, 0]
+        Simd.weightedSums(exps, r * n, values, n, weighted);
         sums[r] = weighted[0];
         means[r] = weighted[1] / weighted[0];
     }

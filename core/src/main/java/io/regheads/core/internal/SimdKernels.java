@@ -283,7 +283,8 @@ final class SimdKernels {
                     j + 4)));
         }
         if (j + 3 < n) { // four more: the upper half of the eight floats ending there (j >= 8)
-            DoubleVector d0 = (DoubleVector) FloatVector.fromArray(F, e, from + j - 4).convertShape(VectorOperators.F2D, D, 1);
+            DoubleVector d0 = (DoubleVector) FloatVector.fromArray(F, e, from + j - 4)
+                    .convertShape(VectorOperators.F2D, D, 1);
             s = s.add(d0);
             m = m.add(d0.mul(DoubleVector.fromArray(D, values, j)));
             j += 4;

@@ -66,8 +66,8 @@ class SimdTest {
 
     /**
      * The weighted sums at every length from 0 to a few vectors (the lanes, the last group of four, the tail), read at
-     * an offset: the SIMD kernel, the switch and the scalar code all give the bits of the stated order (element j into partial j
-     * mod 4, the tail into partial 0, then (p0 + p1) + (p2 + p3)), within 1e-15 of the exact sums.
+     * an offset: the SIMD kernel, the switch and the scalar code all give the bits of the stated order (element j
+     * into partial j mod 4, the tail into partial 0, then (p0 + p1) + (p2 + p3)), within 1e-15 of the exact sums.
      */
     @Test
     void weightedSumsFollowTheirStatedOrder() {

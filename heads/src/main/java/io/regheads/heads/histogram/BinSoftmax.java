@@ -91,7 +91,7 @@ final class BinSoftmax {
         int block = Math.max(1, Math.min(to - from, BLOCK_FLOATS / n));
         float[] z = new float[block * n];
         float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
-        float[] e = new float[n];
+        float[] e = new float[n]; // the polynomials of the scalar exponentials (unused in SIMD lanes)
         float[] maxMin = new float[2];
         double[] weighted = new double[2];
         for (int first = from; first < to; first += block) {

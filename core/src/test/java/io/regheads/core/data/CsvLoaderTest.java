@@ -91,7 +91,8 @@ class CsvLoaderTest {
     void raggedRow() throws IOException {
         Path p = write("ragged.csv", "a,b,y\n1,2,3\n4,5\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(p));
-        assertEquals("csv line 3 (data row 1) has 2 cells, expected 3 as in the header of " + p, e.getMessage());
+        assertEquals("csv line 3 (data row 1) has 2 cells, expected 3 as in the header of " + p
+                + " (delimiter detected: ',')", e.getMessage());
     }
 
     @Test
@@ -112,7 +113,9 @@ class CsvLoaderTest {
     void unknownOrDuplicateTargetColumn() throws IOException {
         Path p = write("t.csv", "a,b,a\n1,2,3\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(p, "z"));
-        assertEquals("targetColumn must be one of [a, b, a], got 'z'", e.getMessage());
+        assertEquals("targetColumn: no column 'z' in " + p + " (columns: a, b, a)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(p, "B"));
+        assertEquals("targetColumn: no column 'B' in " + p + "; did you mean 'b'? (columns: a, b, a)", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> CsvLoader.load(p, "a"));
         assertEquals("targetColumn 'a' must name exactly one column, found it twice in " + p, e.getMessage());
     }
@@ -204,7 +207,7 @@ class CsvLoaderTest {
         Files.write(latin1, new byte[] {'c', (byte) 0xE9, ',', 'y', '\n', '1', ',', '2', '\n'});
         assertEquals("csv must be UTF-8 text, got other bytes in " + latin1 + " (save it as CSV UTF-8)", messageOf(latin1));
         Path unnamed = write("unnamed.csv", "a,,y\n1,2,3\n");
-        assertEquals("csv header must name every column, got an empty name for column 2 in " + unnamed,
-                messageOf(unnamed));
+        assertEquals("csv header must name every column, got an empty name for column 2 in " + unnamed
+                + " (delimiter detected: ',')", messageOf(unnamed));
     }
 }

@@ -182,6 +182,10 @@ class FaultInjectionTest {
         y[17] = 1e300;
         RegressionModel m = model(new MixtureSpec(5), quick());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.fit(train.withY(y)));
+        assertTrue(e.getMessage().startsWith("y has a range too wide for min-max scaling: max - min = 1.0E300")
+                && e.getMessage().endsWith("or remove the extreme rows"), e.getMessage());
+        y[17] = 1e100; // within the range min-max scaling carries, but it squashes every other target
+        e = assertThrows(IllegalArgumentException.class, () -> m.fit(train.withY(y)));
         assertTrue(e.getMessage().startsWith("y has extreme values: its range [") && e.getMessage().endsWith(
                 "fit with a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 IQR beyond "
                         + "the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform "

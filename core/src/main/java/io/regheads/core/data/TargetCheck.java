@@ -18,6 +18,9 @@ import java.util.Optional;
  * of about 2, exponential 2-3, log-normal (sigma 1) about 7, Cauchy or Pareto(1) a few hundred.
  * <ul>
  *   <li>{@code max - min} not finite (e.g. -1.7e308 and 1.7e308): refused as an overflowing range;</li>
+ *   <li>{@code max - min} above {@value #MAX_RANGE}: refused, since a predictive variance in y's units (the
+ *       head's variance times the squared range) would overflow double, whatever the shape of the targets (one
+ *       1e300 among zeros passes the ratio test below, as the central 98% has no spread);</li>
  *   <li>ratio above {@value #REFUSE_RATIO}: refused as extreme (the central 98% would occupy less than 1/10 000 of
  *       [0, 1]);</li>
  *   <li>ratio above {@value #WARN_RATIO}: a heavy-tail warning;</li>
@@ -34,6 +37,11 @@ import java.util.Optional;
 public final class TargetCheck {
     /** Range over central-98% spread above which targets are refused. */
     public static final double REFUSE_RATIO = 1e4;
+    /**
+     * The widest range min-max scaling carries: below {@code sqrt(Double.MAX_VALUE) = 1.3e154}, so that the squared
+     * range, by which variances in the head's units are multiplied, stays finite.
+     */
+    public static final double MAX_RANGE = 1e150;
     /** Range over central-98% spread above which a warning is given. */
     public static final double WARN_RATIO = 100;
 
@@ -64,6 +72,9 @@ public final class TargetCheck {
         double range = max - min;
         Checks.require(Double.isFinite(range), "%s has a range that overflows: max - min = %s (min %s, max %s); scale "
                 + "y down (e.g. divide by 1e300) before fitting", name, range, min, max);
+        Checks.require(range <= MAX_RANGE, "%s has a range too wide for min-max scaling: max - min = %s (min %s, max "
+                + "%s) is above %s, where variances in y's units overflow; fit with %s, or remove the extreme rows", name,
+                range, min, max, MAX_RANGE, SUGGESTION);
         if (range == 0 || n < 3) {
             return Optional.empty();
         }

@@ -23,6 +23,8 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mini-batch training with early stopping, for any {@link TrainableModel}.
@@ -58,6 +60,9 @@ import org.nd4j.linalg.factory.Nd4j;
  *       makes it {@link TrainingResult.StopReason#FAILED}, e.g. {@code "training failed: every one of the 100 rows
  *       gets the same predictive distribution ..."}.</li>
  *   <li>{@link TrainingResult#requireConverged()} turns either failure into a {@link TrainingFailedException}.</li>
+ *   <li>Logged through SLF4J at WARN (logger {@code io.regheads.core.train.Trainer}): a failed run's message, and a
+ *       run with validation in which no epoch's weights had a validation loss below L0 (also given to the
+ *       listener's {@link ProgressListener#onWarning}): the model kept learned nothing that held-out rows show.</li>
  * </ol>
  * Without validation the run lasts {@code maxEpochs} epochs and keeps the final weights.
  *
@@ -74,6 +79,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * concurrent use on the same model.
  */
 public final class Trainer {
+    private static final Logger LOG = LoggerFactory.getLogger(Trainer.class);
     /**
      * A training or validation loss L counts as diverged when {@code L - L0 > EXPLOSION_FACTOR * max(|L0|, 1)}, L0
      * the loss before training.
@@ -405,6 +411,16 @@ public final class Trainer {
         private TrainingResult finish(int epochs, TrainingResult.StopReason reason, String message) {
             TrainingResult r = new TrainingResult(epochs, bestEpoch, bestVal, trainLosses, validationLosses, reason,
                     message, steps, elapsed());
+            if (r.failed()) {
+                LOG.warn(message);
+            } else if (validation != null && !(bestVal < initialLoss)) {
+                String m = String.format(Locale.ROOT, "no epoch improved on the validation loss of the initial weights "
+                        + "(%.6g; best %.6g at epoch %d): the model learned nothing it can show on held-out rows; %s",
+                        initialLoss, bestVal, bestEpoch, "try another learning rate (now " + String.format(Locale.ROOT,
+                                "%.3g", optimizer.learningRate()) + "), loss or head");
+                LOG.warn(m);
+                listener.onWarning(m);
+            }
             listener.onFinish(r);
             return r;
         }

@@ -28,20 +28,20 @@ class TargetCheckTest {
         }
         assertEquals(Optional.empty(), TargetCheck.check("y", logNormal));
         assertEquals(Optional.empty(), TargetCheck.check("y", new double[] {4.5, 4.5})); // constant: MinMaxScaler's
-        assertEquals(Optional.empty(), TargetCheck.check("y", new double[] {1, 1e300})); // two rows: nothing central
+        assertEquals(Optional.empty(), TargetCheck.check("y", new double[] {1, 1e100})); // two rows: nothing central
     }
 
     @Test
     void oneHugeTargetAmongOrdinaryOnesIsRefused() {
-        // 1, 2, ..., 99 and 1e300: k = 1 value left out at each end, central spread [2, 99]
+        // 1, 2, ..., 99 and 1e100: k = 1 value left out at each end, central spread [2, 99]
         double[] y = new double[100];
         for (int i = 0; i < 99; i++) {
             y[i] = i + 1;
         }
-        y[99] = 1e300;
+        y[99] = 1e100;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TargetCheck.check("y", y));
-        assertEquals("y has extreme values: its range [1.00000, 1.00000e+300] is 1.03e+298 times the spread of its "
-                + "central 98% [2.00000, 99.0000], so after min-max scaling those targets occupy 9.7e-299 of [0, 1]; "
+        assertEquals("y has extreme values: its range [1.00000, 1.00000e+100] is 1.03e+98 times the spread of its "
+                + "central 98% [2.00000, 99.0000], so after min-max scaling those targets occupy 9.7e-99 of [0, 1]; "
                 + "fit with a target transform (LOG for positive right-skewed targets, ROBUST: bounds 3 IQR beyond "
                 + "the quartiles with the extremes clipped, otherwise; ModelConfig.withTargetTransform, or --target-transform on the "
                 + "command line), or remove the extreme rows", e.getMessage());
@@ -69,6 +69,17 @@ class TargetCheckTest {
         assertEquals("y has a range that overflows: max - min = Infinity (min -1.7E308, max 1.7E308); scale y down "
                 + "(e.g. divide by 1e300) before fitting", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TargetCheck.check("y", new double[] {1, Double.NaN}));
+        // one 1e300 among zeros: no spread in the central 98%, so only the range itself can refuse it
+        double[] zeros = new double[200];
+        zeros[7] = 1e300;
+        e = assertThrows(IllegalArgumentException.class, () -> TargetCheck.check("y", zeros));
+        assertEquals("y has a range too wide for min-max scaling: max - min = 1.0E300 (min 0.0, max 1.0E300) is above "
+                + "1.0E150, where variances in y's units overflow; fit with a target transform (LOG for positive "
+                + "right-skewed targets, ROBUST: bounds 3 IQR beyond the quartiles with the extremes clipped, otherwise; "
+                + "ModelConfig.withTargetTransform, or --target-transform on the command line), or remove the extreme "
+                + "rows", e.getMessage());
+        zeros[7] = 1e150; // the largest range carried: a nearly-constant warning
+        assertTrue(TargetCheck.check("y", zeros).orElseThrow().startsWith("y is nearly constant"));
         assertThrows(IllegalArgumentException.class, () -> TargetCheck.check("y", new double[0]));
     }
 }

@@ -49,6 +49,8 @@ import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The model users call: an MLP encoder phi(x), a head and a loss, with the data scaling done for them.
@@ -92,9 +94,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Not thread-safe while fitting; after fitting, {@code predict} may be called from several threads.
  */
 public final class RegressionModel {
+    private static final Logger LOG = LoggerFactory.getLogger(RegressionModel.class);
     private static final String FORMAT = "regheads-model";
-    /** The metadata version this class writes: 2 = named keys (1, implicit, = the first, positional format). */
-    static final int VERSION = 2;
+    /** The metadata version this class writes and the only one it reads (the first release's format). */
+    static final int VERSION = 1;
     /** The prefix of the head's saved state ({@link RegressionHead#state()}) in the metadata. */
     static final String STATE_PREFIX = "state.";
 
@@ -111,6 +114,8 @@ public final class RegressionModel {
     private double[] inputMean;
     private double[] inputSd;
     private ModelProvenance provenance;
+    /** The training data's column names (unknown for a model trained without them). */
+    private ColumnNames names = ColumnNames.unknown();
     /** Reused prediction buffers, one workspace per concurrent caller. */
     private final InferenceArenas arenas = new InferenceArenas();
 
@@ -186,8 +191,8 @@ public final class RegressionModel {
      *                                  infinite target for a head that cannot represent it or under a target
      *                                  transform other than NONE (the message names the row), or, for a head trained
      *                                  on min-max scaled y, targets that min-max scaling cannot carry (an overflowing
-     *                                  range, extreme values: see {@link TargetCheck}; heavy tails only give a warning
-     *                                  to {@code progress})
+     *                                  or too wide range, extreme values: see {@link TargetCheck}; heavy tails only
+     *                                  give a warning, logged through SLF4J and given to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
         Checks.notNull("train", train);
@@ -196,9 +201,10 @@ public final class RegressionModel {
         Checks.notNull("progress", progress);
         double[] y = train.y();
         checkTargets(y);
-        targetScaler = fitTarget(finite(y), progress);
+        targetScaler = fitTarget(finite(y), message -> warn(message, progress));
         xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         inputStatistics(train.x());
+        names = ColumnNames.of(train.featureNames(), train.targetName(), inputWidth);
         MinMaxScaler unit = targetScaler.unit();
         HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(transformed(y), unit.min(), unit.max()));
         if (!fitted.equals(config.head())) {
@@ -278,12 +284,12 @@ public final class RegressionModel {
      * The target scaler of the configured transform for finite y, after {@link TargetCheck} on what the head will see
      * when it is trained on min-max scaled values (a head on raw y gets no such check).
      */
-    private TargetScaler fitTarget(double[] y, ProgressListener progress) {
+    private TargetScaler fitTarget(double[] y, java.util.function.Consumer<String> warning) {
         TargetTransform t = config.targetTransform();
         boolean minMax = requested.targetScaling() != TargetScaling.RAW;
         if (t == TargetTransform.NONE) {
             if (minMax) {
-                TargetCheck.check("y", y).ifPresent(progress::onWarning);
+                TargetCheck.check("y", y).ifPresent(warning);
             }
             return TargetScaler.fit(t, y);
         }
@@ -296,17 +302,23 @@ public final class RegressionModel {
         }
         if (t == TargetTransform.ROBUST) {
             if (clipped > 0) {
-                progress.onWarning(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
+                warning.accept(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
                         + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
                         ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
             }
             if (minMax) {
-                TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(progress::onWarning);
+                TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(warning);
             }
         } else if (minMax) {
-            TargetCheck.check("log1p(y - min)", seen).ifPresent(progress::onWarning);
+            TargetCheck.check("log1p(y - min)", seen).ifPresent(warning);
         }
         return ts;
+    }
+
+    /** A warning for the user: logged through SLF4J (this class's logger, WARN) and given to the listener. */
+    private static void warn(String message, ProgressListener progress) {
+        LOG.warn(message);
+        progress.onWarning(message);
     }
 
     /** Column means and population standard deviations of the training features. */
@@ -448,8 +460,9 @@ public final class RegressionModel {
      *
      * <p>Precision: the heads' fast builders ({@link RegressionHead#distributionBuilder}); for a FLOAT model the
      * histogram softmax uses a float exponential, each probability within a relative {@code 3.1e-7 + 1.2e-7 D} (D
-     * the row's logit spread) of the exact softmax that {@link #predictPoint} uses; the other heads agree with it
-     * within 1e-15 relative. Every finite x gives a valid distribution (rows the fast kernels do not cover are
+     * the row's logit spread) of the exact softmax that {@code head.distribution(phi)} computes; the other heads
+     * agree with it within 1e-15 relative. {@link #predictPoint} takes its mean, median and mode from this same
+     * distribution (for heads that generate no tokens), so the two agree bit for bit. Every finite x gives a valid distribution (rows the fast kernels do not cover are
      * computed exactly). Heads without a fast builder (the decoders) compute their distribution of all rows from the
      * chunks' features.
      *
@@ -457,7 +470,85 @@ public final class RegressionModel {
      */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
+        names.positional();
         return toY(predictHeadUnits(checkX(x)));
+    }
+
+    /**
+     * As {@link #predict(double[][])} for the rows of {@code data}, its feature columns matched to the model's by
+     * name ({@link #columnOrder}): in any order, refused when one is missing or unknown. The target column of data is
+     * not used.
+     *
+     * @throws IllegalArgumentException if the model is not fitted, or a column is missing or not a feature of the
+     *                                  model (the message names it)
+     */
+    public PredictiveDistribution predict(Dataset data) {
+        Checks.notNull("data", data);
+        return predict(data.x(), data.featureNames());
+    }
+
+    /**
+     * As {@link #predict(double[][])} for rows whose columns are named: {@code x[i][c]} is the value of column {@code
+     * columns.get(c)}, matched to the model's features by name ({@link #columnOrder}).
+     *
+     * @param x       {@code [B][C]} finite
+     * @param columns C distinct names, each a feature of the model; every feature present
+     * @throws IllegalArgumentException if the model is not fitted, x is invalid, or a column is missing or not a
+     *                                  feature of the model (the message names it)
+     */
+    public PredictiveDistribution predict(double[][] x, List<String> columns) {
+        requireFitted();
+        return toY(predictHeadUnits(checkX(inModelOrder(x, columns))));
+    }
+
+    /**
+     * The point predictions of {@link #predictPoint(double[][])} for the rows of {@code data}, its columns matched by
+     * name as {@link #predict(Dataset)} matches them.
+     *
+     * @throws IllegalArgumentException as {@link #predict(Dataset)}
+     */
+    public double[] predictPoint(Dataset data) {
+        Checks.notNull("data", data);
+        requireFitted();
+        return point(inModelOrder(data.x(), data.featureNames()), Decoding.of(pointEstimate()));
+    }
+
+    /**
+     * For each feature of the model, in its order, the index of the column of that name in {@code columns}: how
+     * {@link #predict(Dataset)} finds its columns. A model that records no names (one whose training rows were never
+     * named, see {@link #featureNames()}) takes the columns by position.
+     *
+     * @param columns distinct column names, each a feature of the model, every feature present, in any order
+     * @return {@code [D]} column indices
+     * @throws IllegalArgumentException if a column is missing, unknown (the model's target among them) or repeated,
+     *                                  naming it and listing the model's features; or, without names, if there are
+     *                                  not D columns
+     */
+    public int[] columnOrder(List<String> columns) {
+        Checks.notNull("columns", columns);
+        if (!names.known()) {
+            Checks.require(columns.size() == inputWidth, "columns must be %d (the model's input width, matched by "
+                    + "position: it records no names), got %d", inputWidth, columns.size());
+        }
+        return names.order(columns);
+    }
+
+    private double[][] inModelOrder(double[][] x, List<String> columns) {
+        return ColumnNames.reordered(Checks.notNull("x", x), columnOrder(columns));
+    }
+
+    /**
+     * The names of the feature columns the model was trained on, in the order its inputs take them ({@link
+     * Dataset#featureNames()} of the training data); empty for a model trained without names (its inputs are taken
+     * by position).
+     */
+    public List<String> featureNames() {
+        return names.features();
+    }
+
+    /** The name of the target column of the training data, if the model records it. */
+    public Optional<String> targetName() {
+        return names.target();
     }
 
     /** A distribution in the head's units mapped to y's: the head's scaling back, then expm1 for LOG. */
@@ -478,7 +569,9 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted, x is invalid or y has the wrong length
      */
     public double[] logLikelihood(double[][] x, double[] y) {
-        PredictiveDistribution d = predict(x);
+        requireFitted();
+        names.positional();
+        PredictiveDistribution d = toY(predictHeadUnits(checkX(x)));
         SpecialValues s = d instanceof SpecialValues sv ? sv : new AffineTransformed(d, 1.0, 0.0);
         return s.logLikelihood(y);
     }
@@ -545,16 +638,17 @@ public final class RegressionModel {
      * @param k the threshold in standard deviations, > 0 and finite (e.g. 10)
      * @return the report, empty if every row lies within k sd
      * @throws IllegalArgumentException if x is invalid or k is not > 0 and finite
-     * @throws IllegalStateException    if the model has no feature statistics: saved before they were kept without
-     *                                  standardising x, or trained on features whose statistics overflow double
+     * @throws IllegalStateException    if the model has no feature statistics: trained on features whose statistics
+     *                                  overflow double
      */
     public OutOfRangeReport outOfRange(double[][] x, double k) {
         requireFitted();
+        names.positional();
         checkX(x);
         Checks.positive("k", k);
         if (inputMean == null) {
-            throw new IllegalStateException("this model has no training feature statistics (saved before they were "
-                    + "kept, with raw x): refit it to check inputs");
+            throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
+                    + "scale the features down and refit it to check inputs");
         }
         return OutOfRangeReport.of(x, inputMean, inputSd, k);
     }
@@ -596,9 +690,12 @@ public final class RegressionModel {
     }
 
     /**
-     * Point predictions of y (original units) decoded as {@code decoding} says, which the head computes ({@link
-     * RegressionHead#point(INDArray, Decoding)}: a decoder applies temperature, top-k and top-p to its tokens for the
-     * sample-based summaries, its exact mean is certified, its mode a beam search): {@code scale * p + shift} for the
+     * Point predictions of y (original units) decoded as {@code decoding} says: for a head that generates no tokens,
+     * the mean, median and mode (GREEDY: the mode; AUTO: the mean where finite, else the median) of the distribution
+     * {@link #predict} returns, computed once by the same code, and the sample summaries from the head ({@link
+     * RegressionHead#point(INDArray, Decoding)}); a decoder decodes every summary itself (it applies temperature,
+     * top-k and top-p to its tokens for the sample-based summaries, its exact mean is certified, its mode a beam
+     * search). Then {@code scale * p + shift} for the
      * head's prediction p, the same map as {@link #predict}'s, then {@code min + expm1} under the LOG transform (exact
      * for the median, greedy decoding and sample medians, which commute with it). Under LOG, MEAN, MODE and AUTO are
      * those of y's own distribution ({@link #predict}), and SAMPLE_MEAN is refused (an average of samples of log1p(y
@@ -614,19 +711,26 @@ public final class RegressionModel {
      */
     public double[] predictPoint(double[][] x, Decoding decoding) {
         requireFitted();
+        names.positional();
+        return point(x, decoding);
+    }
+
+    /** {@link #predictPoint(double[][], Decoding)} for rows in the model's column order. */
+    private double[] point(double[][] x, Decoding decoding) {
         Checks.notNull("decoding", decoding);
         PointEstimate estimate = decoding.point();
         boolean log = targetScaler.transform() == TargetTransform.LOG;
         if (log && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE
                 || estimate == PointEstimate.AUTO)) {
             // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
-            PredictiveDistribution d = predict(x);
+            PredictiveDistribution d = toY(predictHeadUnits(checkX(x)));
             return estimate == PointEstimate.MODE ? d.mode() : Points.meanElseMedian(d);
         }
         Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
                 + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
                 decoding);
-        double[] p = head.point(encode(checkX(x), true), decoding);
+        double[] p = fromDistribution(estimate) ? summary(predictHeadUnits(checkX(x)), estimate)
+                : head.point(encode(checkX(x), true), decoding);
         double scale = headScale();
         double shift = headShift();
         for (int i = 0; i < p.length; i++) {
@@ -639,6 +743,28 @@ public final class RegressionModel {
     }
 
     /**
+     * Whether a point estimate is a summary of the predictive distribution that {@link #predict} builds, so that
+     * {@code predictPoint} and {@code predict(x).mean()} (median, mode) are one computation and agree bit for bit:
+     * MEAN, MEDIAN, MODE, GREEDY and AUTO for a head that generates no tokens. A head that generates tokens decodes
+     * its own points (the certified mean, beam search, filtered sampling).
+     */
+    private boolean fromDistribution(PointEstimate estimate) {
+        return !head.generatesTokens() && estimate != PointEstimate.SAMPLE_MEAN
+                && estimate != PointEstimate.SAMPLE_MEDIAN;
+    }
+
+    /** The summary of {@code d} that a point estimate names (see {@link #fromDistribution}). */
+    private static double[] summary(PredictiveDistribution d, PointEstimate estimate) {
+        return switch (estimate) {
+            case MEAN -> d.mean();
+            case MEDIAN -> d.median();
+            case MODE, GREEDY -> d.mode();
+            case AUTO -> Points.meanElseMedian(d);
+            default -> throw new IllegalStateException("not a summary of the distribution: " + estimate);
+        };
+    }
+
+    /**
      * Predictive distributions of {@code y01 = (t - min) / (max - min)} (t the transformed target, min and max those
      * of the finite training targets), whatever units the head is trained in; as {@link #predict}.
      *
@@ -646,6 +772,7 @@ public final class RegressionModel {
      */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
+        names.positional();
         PredictiveDistribution base = predictHeadUnits(checkX(x));
         MinMaxScaler unit = targetScaler.unit();
         double range = unit.range();
@@ -760,7 +887,9 @@ public final class RegressionModel {
      * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
      * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max} (the unit scaler's bounds, see {@link
      * #yScaler()}), {@code target.shift} (LOG only), {@code inputs.mean}, {@code inputs.sd} (training feature
-     * statistics) and the provenance ({@code provenance.*}, see {@link ModelProvenance}). The bytes depend only on
+     * statistics; absent when they overflow), the provenance ({@code provenance.*}, see {@link ModelProvenance}) and
+     * the training data's column names ({@code names.target}, {@code names.feature.<j>}; absent for a model trained
+     * without names). The bytes depend only on
      * the model: identical fits give identical files (keys sorted, no date: the provenance holds no time).
      *
      * @throws IllegalArgumentException if the model is not fitted
@@ -814,6 +943,7 @@ public final class RegressionModel {
         if (provenance != null) {
             p.putAll(provenance.toProperties());
         }
+        names.write(p);
         return Checkpoint.of(metadata(p), params());
     }
 
@@ -836,8 +966,7 @@ public final class RegressionModel {
     }
 
     /**
-     * Reads a model written by {@link #save}, in the current named-key metadata or the first, positional one
-     * (before heads wrote their own settings).
+     * Reads a model written by {@link #save}.
      *
      * @throws IllegalArgumentException if the file is missing, truncated, corrupt or not a regheads model, or its
      *                                  metadata is incomplete or invalid (the message names the key)
@@ -876,13 +1005,10 @@ public final class RegressionModel {
         Checks.require(FORMAT.equals(p.getProperty("format")), "%s is not a regheads model (format %s)", where,
                 p.getProperty("format"));
         try {
-            if (p.getProperty("version") == null) {
-                p = LegacyModelFormat.upgrade(p, VERSION);
-            }
             Settings s = Settings.of(p, "");
             int version = s.integer("version");
-            Checks.require(version == VERSION, "version must be %d (the newest this library reads), got %d", VERSION,
-                    version);
+            Checks.require(version == VERSION, "version must be %d (the only model format this library reads), got %d",
+                    VERSION, version);
             ModelConfig mc = ModelConfig.of(p);
             int width = s.integer("inputWidth");
             String dtype = s.string("dtype");
@@ -900,11 +1026,9 @@ public final class RegressionModel {
                 Checks.require(m.inputMean.length == width && m.inputSd.length == width,
                         "inputs.mean and inputs.sd must have %d values, got %d and %d", width, m.inputMean.length,
                         m.inputSd.length);
-            } else if (mc.standardizeX()) { // older files: the x scaler holds the same statistics
-                m.inputMean = m.xScaler.mean();
-                m.inputSd = m.xScaler.scale();
             }
             m.provenance = ModelProvenance.read(p).orElse(null);
+            m.names = ColumnNames.read(p, width);
             Map<String, Double> state = new LinkedHashMap<>();
             Settings st = Settings.of(p, STATE_PREFIX);
             for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {

@@ -387,7 +387,7 @@ public class RegressionModelTest {
         }
         String meta = io.regheads.core.io.Checkpoint.fromBytes(bytes).metadata();
         assertTrue(!meta.startsWith("#"), "no date comment: the same model gives the same bytes");
-        for (String key : new String[] {"version=2", "head=pointwise", "head.version=1", "head.sigmoid=false",
+        for (String key : new String[] {"version=1", "head=pointwise", "head.version=1", "head.sigmoid=false",
             "state.noiseStd=", "trainer.maxEpochs=2", "trainer.batchSize=128", "encoder.width=64"}) {
             assertTrue(meta.contains(key), key + " in " + meta);
         }
@@ -406,7 +406,7 @@ public class RegressionModelTest {
         for (String[] edit : new String[][] {{"head.bins=16", "head.bins=sixteen", "head.bins must be an integer, got 'sixteen'"},
             {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'"},
             {"trainer.patience=5", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
-            {"version=2", "version=3", "version must be 2 (the newest this library reads), got 3"}}) {
+            {"version=1", "version=2", "version must be 1 (the only model format this library reads), got 2"}}) {
             assertTrue(c.metadata().contains(edit[0]), edit[0]);
             byte[] bad = new io.regheads.core.io.Checkpoint(c.metadata().replace(edit[0], edit[1]), c.tensors()).toBytes();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RegressionModel.fromBytes(bad));

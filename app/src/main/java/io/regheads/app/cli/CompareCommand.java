@@ -1,7 +1,6 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.data.TargetTransform;
-import io.regheads.core.train.ConsoleProgress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import java.io.IOException;
@@ -152,7 +151,7 @@ final class CompareCommand implements Callable<Integer> {
         List<String> pngs = new ArrayList<>();
         for (HeadCatalog.Preset p : presets) {
             for (int k : foldList) {
-                ProgressListener progress = quiet ? ProgressListener.none() : new ConsoleProgress(System.err);
+                ProgressListener progress = CliProgress.of(quiet, spec.commandLine().getErr());
                 if (!quiet) {
                     System.err.printf(Locale.ROOT, "training %s on fold %d%n", p.name(), k);
                 }

@@ -1,5 +1,7 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.data.CsvLoader;
+import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
@@ -12,7 +14,9 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,9 +32,11 @@ import picocli.CommandLine.Option;
  *
  * <p>Streams: rows are read, predicted and written {@code --chunk} rows at a time, so memory is bounded by the chunk
  * (not the file), and files far larger than the heap work. A progress line on stderr reports rows and rows per
- * second. The feature columns are every column of the file except {@code --target}, in file order, which must be
- * the training file's order (the model file does not store column names); their count must be the model's input
- * width.
+ * second. The file is read as {@code train} reads its data ({@link CsvReader}: quoted cells, a detected or given
+ * {@code --delimiter}, errors naming file, line and column). The feature columns are every column except {@code
+ * --target}, matched to the model's features by name, in any order; a missing or unknown column is refused, naming
+ * it (the model's own target column too, unless it is named by {@code --target}). A model that records no names
+ * takes them by position.
  *
  * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; for a model that learned NaN
  * and infinite targets (a decoder with special tokens) also {@code p_nan,p_posinf,p_neginf}, the probabilities of
@@ -41,8 +47,9 @@ import picocli.CommandLine.Option;
  * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
  *
  * <p>Exit codes: 0 when every row was scored; 2 for bad input (a missing or unreadable model file, feature columns
- * that do not match the model, a malformed row, named by its line, or a bad option value; the output file then keeps
- * the chunks scored before the error); 3 for an unexpected failure or out of memory.
+ * that do not match the model, a malformed row, named by its line, or a bad option value); 3 for an unexpected
+ * failure or out of memory. The rows are written to a temporary file beside {@code --out}, which replaces it only
+ * when every row was scored: a failed run leaves an earlier output file as it was.
  *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
@@ -65,10 +72,11 @@ final class PredictCommand implements Callable<Integer> {
     Path model;
 
     @Option(names = "--data", required = true, paramLabel = "FILE", description = "CSV file with a header row and "
-            + "numeric cells: the feature columns in training order, optionally the target column.")
+            + "numeric cells: the model's feature columns by name, in any order, optionally the target column.")
     Path data;
 
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Output CSV file (overwritten).")
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "Output CSV file (replaced once every "
+            + "row is scored; left as it was on an error).")
     Path out;
 
     @Option(names = "--quantiles", paramLabel = "LIST", defaultValue = "0.05,0.95",
@@ -92,8 +100,13 @@ final class PredictCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress line on stderr.")
     boolean quiet;
 
+    @Option(names = "--delimiter", paramLabel = "CHAR", description = "Cell delimiter of --data: one character, or "
+            + "'tab' (default: detected from the header line among comma, semicolon, tab and |).")
+    String delimiter;
+
     /** Where the progress line goes (stderr; tests may replace it). */
     PrintStream progress = System.err;
+    private boolean progressShown;
 
     @Override
     public Integer call() {
@@ -102,87 +115,146 @@ final class PredictCommand implements Callable<Integer> {
         Checks.require((digits >= 1 && digits <= 15) || digits == 17, "--digits must be 1 to 15 or 17, got %d", digits);
         double[] levels = parseLevels(quantiles);
         Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
+        Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
         RegressionModel m = RegressionModel.load(model);
         long t0 = System.nanoTime();
-        long rows = 0;
-        try (NumericCsvReader in = new NumericCsvReader(data);
-             BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            List<String> header = in.header();
-            int targetCol = target == null ? -1 : header.indexOf(target);
-            Checks.require(target == null || targetCol >= 0, "--target: column '%s' is not in the header of %s (%s)",
-                    target, data, String.join(",", header));
-            int features = header.size() - (targetCol >= 0 ? 1 : 0);
-            Checks.require(features == m.inputWidth(), "%s has %d feature columns (%s), the model takes %d%s", data,
-                    features, String.join(",", header), m.inputWidth(),
-                    target == null ? "; name the target column with --target to leave it out" : "");
+        long rows;
+        // everything about the inputs is checked before the output is touched; rows go to a temporary file beside
+        // it, moved over it only once every row was scored, so a failed run leaves an earlier output as it was
+        try (CsvReader in = CsvReader.open(data, InputData.parseDelimiter(delimiter))) {
+            Columns c = columns(in.header(), m);
             boolean special = m.config().head().representsNonFinite()
                     && m.targetScaler().transform() != TargetTransform.LOG;
-            w.write(outputHeader(levels, targetCol >= 0, special));
-            w.newLine();
-            double[][] cells = new double[chunk][header.size()];
-            double[][] x = new double[chunk][features];
-            double[] y = new double[chunk];
-            double[] all = new double[levels.length + 1];
-            all[0] = 0.5;
-            System.arraycopy(levels, 0, all, 1, levels.length);
-            StringBuilder sb = new StringBuilder(1 << 16);
-            for (int n; (n = in.read(cells)) > 0; ) {
-                for (int i = 0; i < n; i++) {
-                    double[] c = cells[i];
-                    for (int j = 0, f = 0; j < c.length; j++) {
-                        if (j == targetCol) {
-                            y[i] = c[j];
-                        } else {
-                            x[i][f++] = c[j];
-                        }
-                    }
+            Path dir = out.toAbsolutePath().getParent();
+            Path tmp = Files.createTempFile(dir, "." + out.getFileName(), ".part");
+            try {
+                try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                    w.write(outputHeader(levels, c.target >= 0, special));
+                    w.newLine();
+                    rows = score(in, c, m, levels, special, w, t0);
                 }
-                double[][] xs = n == chunk ? x : java.util.Arrays.copyOf(x, n);
-                PredictiveDistribution d = m.predict(xs);
-                double[] mean = d.mean();
-                double[][] q = d.quantiles(all);
-                double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
-                SpecialValues sv = special ? (SpecialValues) d : null;
-                double[] logp = targetCol < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
-                double[][] p = special ? new double[][] {sv.probabilityNaN(), sv.probabilityPositiveInfinity(),
-                    sv.probabilityNegativeInfinity()} : new double[0][];
-                sb.setLength(0);
-                for (int i = 0; i < n; i++) {
-                    number(sb, mean[i]);
-                    for (double[] col : q) {
-                        number(sb.append(','), col[i]);
-                    }
-                    for (double[] col : p) {
-                        number(sb.append(','), col[i]);
-                    }
-                    if (logp != null) {
-                        number(sb.append(','), logp[i]);
-                    }
-                    sb.append('\n');
-                    if (sb.length() > 1 << 15) {
-                        w.append(sb);
-                        sb.setLength(0);
-                    }
-                }
-                w.append(sb);
-                rows += n;
-                if (!quiet) {
-                    double s = (System.nanoTime() - t0) * 1e-9;
-                    progress.printf(Locale.ROOT, "\rpredict: %,d rows, %,.0f rows/s", rows, rows / s);
-                    progress.flush();
-                }
+                Checks.require(rows > 0, "%s has no data rows", data);
+                move(tmp, out);
+            } finally {
+                Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        } finally {
+            if (!quiet && progressShown) {
+                progress.println();
+            }
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
-        if (!quiet) {
-            progress.println();
-        }
-        Checks.require(rows > 0, "%s has no data rows", data);
         o.printf(Locale.ROOT, "predicted %d rows in %.1f s (%.0f rows/s): %s%n", rows, seconds, rows / seconds, out);
         o.flush();
         return 0;
+    }
+
+    /** Where the features and the observed target are in the file's rows. */
+    private record Columns(int target, int[] features, List<String> names) {}
+
+    /**
+     * The file's columns checked against the model: the target ({@code --target}, or -1), and for each of the
+     * model's inputs, in its order, the column that holds it (by name when the model records names; else by
+     * position).
+     *
+     * @throws IllegalArgumentException naming a missing or unknown column, or a column count that does not match
+     */
+    private Columns columns(List<String> header, RegressionModel m) {
+        int targetCol = target == null ? -1 : CsvLoader.columnIndex(header, target, "--target", data);
+        List<String> fileFeatures = new ArrayList<>(header);
+        if (targetCol >= 0) {
+            fileFeatures.remove(targetCol);
+        }
+        if (target == null && m.targetName().isPresent() && fileFeatures.contains(m.targetName().get())) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "column '%s' of %s is the model's target: "
+                    + "name it with --target %s to score it (its log density is written), or leave it out",
+                    m.targetName().get(), data, m.targetName().get()));
+        }
+        int[] order;
+        try {
+            order = m.columnOrder(fileFeatures);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(data + ": " + e.getMessage()
+                    + (m.featureNames().isEmpty() && target == null
+                            ? "; name the target column with --target to leave it out" : ""), e);
+        }
+        int[] features = new int[order.length];
+        for (int j = 0; j < order.length; j++) { // file feature index -> header index
+            int f = order[j];
+            features[j] = targetCol >= 0 && f >= targetCol ? f + 1 : f;
+        }
+        List<String> names = m.featureNames().isEmpty() ? fileFeatures : m.featureNames();
+        return new Columns(targetCol, features, names);
+    }
+
+    /** Reads, predicts and writes every row; returns the count. */
+    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, BufferedWriter w,
+            long t0) throws IOException {
+        long rows = 0;
+        int width = in.header().size();
+        double[][] cells = new double[chunk][width];
+        double[][] x = new double[chunk][c.features.length];
+        double[] y = new double[chunk];
+        double[] all = new double[levels.length + 1];
+        all[0] = 0.5;
+        System.arraycopy(levels, 0, all, 1, levels.length);
+        StringBuilder sb = new StringBuilder(1 << 16);
+        for (int n; (n = in.read(cells, c.target)) > 0; ) {
+            for (int i = 0; i < n; i++) {
+                double[] row = cells[i];
+                for (int j = 0; j < c.features.length; j++) {
+                    x[i][j] = row[c.features[j]];
+                }
+                y[i] = c.target >= 0 ? row[c.target] : 0;
+            }
+            double[][] xs = n == chunk ? x : java.util.Arrays.copyOf(x, n);
+            PredictiveDistribution d = m.predict(xs, c.names);
+            double[] mean = d.mean();
+            double[][] q = d.quantiles(all);
+            double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
+            SpecialValues sv = special ? (SpecialValues) d : null;
+            double[] logp = c.target < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
+            double[][] p = special ? new double[][] {sv.probabilityNaN(), sv.probabilityPositiveInfinity(),
+                sv.probabilityNegativeInfinity()} : new double[0][];
+            sb.setLength(0);
+            for (int i = 0; i < n; i++) {
+                number(sb, mean[i]);
+                for (double[] col : q) {
+                    number(sb.append(','), col[i]);
+                }
+                for (double[] col : p) {
+                    number(sb.append(','), col[i]);
+                }
+                if (logp != null) {
+                    number(sb.append(','), logp[i]);
+                }
+                sb.append('\n');
+                if (sb.length() > 1 << 15) {
+                    w.append(sb);
+                    sb.setLength(0);
+                }
+            }
+            w.append(sb);
+            rows += n;
+            if (!quiet) {
+                double s = (System.nanoTime() - t0) * 1e-9;
+                progress.printf(Locale.ROOT, "\rpredict: %,d rows, %,.0f rows/s", rows, rows / s);
+                progress.flush();
+                progressShown = true;
+            }
+        }
+        return rows;
+    }
+
+    /** Moves the finished output over {@code out}, atomically where the file system can. */
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     private void number(StringBuilder sb, double v) {

@@ -2,8 +2,8 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Dataset;
+import io.regheads.core.data.TargetTransform;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.train.ConsoleProgress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
@@ -53,6 +53,16 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "NAME", description = "Target column of --data (default: the last).")
     String target;
 
+    @Option(names = "--delimiter", paramLabel = "CHAR", description = "Cell delimiter of --data: one character, or "
+            + "'tab' (default: detected from the header line among comma, semicolon, tab and |).")
+    String delimiter;
+
+    @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
+            + "head: NONE (min-max with the training min and max; default), ROBUST (bounds 3 IQR beyond the "
+            + "quartiles, targets beyond them clipped), LOG (log1p(y - min): positive right-skewed targets, "
+            + "predictions mapped back exactly). Saved with the model. NaN/infinite targets need NONE.")
+    TargetTransform targetTransform = TargetTransform.NONE;
+
     @Option(names = "--head", paramLabel = "NAME", defaultValue = "mdn",
             description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -80,7 +90,7 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--save", required = true, paramLabel = "FILE", description = "Where to write the model.")
     Path save;
 
-    @Option(names = "--quiet", description = "No training progress on stderr.")
+    @Option(names = "--quiet", description = "No training progress on stderr (warnings are still shown).")
     boolean quiet;
 
     @Override
@@ -90,7 +100,8 @@ final class TrainCommand implements Callable<Integer> {
         HeadCatalog.Preset preset = HeadCatalog.standard().select(head).get(0);
         HeadRun.checkLoss(loss);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
-        Dataset d = InputData.check(CsvLoader.load(data, target), data.getFileName().toString());
+        Dataset d = InputData.check(CsvLoader.load(data, target, InputData.parseDelimiter(delimiter)),
+                data.getFileName().toString());
         TrainerConfig trainer = TrainerConfig.defaults().withMaxEpochs(CompareCommand.DEFAULT_EPOCHS)
                 .withPatience(CompareCommand.DEFAULT_PATIENCE).withSeed(seed);
         if (epochs != null) {
@@ -110,9 +121,10 @@ final class TrainCommand implements Callable<Integer> {
                     + "only a decoder with special tokens can (unnormalized-decoder)", preset.name(), data, nonFinite);
         }
         HeadRun.LossChoice lossChoice = HeadRun.chooseLoss(headSpec, loss, d.features());
-        ModelConfig config = ModelConfig.defaults(headSpec).withLoss(lossChoice.loss()).withTrainer(trainer);
+        ModelConfig config = ModelConfig.defaults(headSpec).withLoss(lossChoice.loss()).withTrainer(trainer)
+                .withTargetTransform(targetTransform);
         RegressionModel m = RegressionModel.create(config, d.features());
-        ProgressListener progress = quiet ? ProgressListener.none() : new ConsoleProgress(System.err);
+        ProgressListener progress = CliProgress.of(quiet, spec.commandLine().getErr());
         TrainingResult r = m.fit(d, progress);
         if (r.failed()) { // not bad input: the same data may train with other settings; nothing is saved
             spec.commandLine().getErr().printf(Locale.ROOT, "regheads: %s on %s: FAILED (%s): %s%n", preset.name(),

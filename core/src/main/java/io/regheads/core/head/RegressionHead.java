@@ -101,14 +101,7 @@ public interface RegressionHead<C> {
         if (estimate == PointEstimate.SAMPLE_MEAN || estimate == PointEstimate.SAMPLE_MEDIAN) {
             return point(phi, Decoding.of(estimate));
         }
-        PredictiveDistribution d = distribution(phi);
-        return switch (estimate) {
-            case MEAN -> d.mean();
-            case MEDIAN -> d.median();
-            case MODE, GREEDY -> d.mode();
-            case AUTO -> Points.meanElseMedian(d);
-            default -> throw new IllegalStateException("unreachable: " + estimate);
-        };
+        return Points.summary(distribution(phi), estimate);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.regheads.core.internal;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.head.PointEstimate;
 
 /** Point summaries of predictive distributions shared by the head and model layers. Not API. */
 public final class Points {
@@ -22,5 +23,21 @@ public final class Points {
             }
         }
         return m;
+    }
+
+    /**
+     * The summary of {@code d} that a point estimate names: MEAN, MEDIAN, MODE (GREEDY: the mode, for a head without
+     * tokens) and AUTO ({@link #meanElseMedian}).
+     *
+     * @throws IllegalStateException for the sample-based estimates, which are not summaries of d
+     */
+    public static double[] summary(PredictiveDistribution d, PointEstimate estimate) {
+        return switch (estimate) {
+            case MEAN -> d.mean();
+            case MEDIAN -> d.median();
+            case MODE, GREEDY -> d.mode();
+            case AUTO -> meanElseMedian(d);
+            default -> throw new IllegalStateException("not a summary of the distribution: " + estimate);
+        };
     }
 }

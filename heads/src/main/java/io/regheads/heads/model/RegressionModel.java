@@ -8,23 +8,18 @@ import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.Expm1Transformed;
-import io.regheads.core.dist.PredictionCheck;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
-import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import io.regheads.core.internal.Points;
 import io.regheads.core.io.Checkpoint;
-import io.regheads.core.io.Settings;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
-import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.Param;
@@ -32,23 +27,15 @@ import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainingResult;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringReader;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,11 +82,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegressionModel {
     private static final Logger LOG = LoggerFactory.getLogger(RegressionModel.class);
-    private static final String FORMAT = "regheads-model";
-    /** The metadata version this class writes and the only one it reads (the first release's format). */
-    static final int VERSION = 1;
-    /** The prefix of the head's saved state ({@link RegressionHead#state()}) in the metadata. */
-    static final String STATE_PREFIX = "state.";
 
     private final HeadSpec requested; // the head as configured, before fittedTo
     private ModelConfig config;
@@ -108,16 +90,10 @@ public final class RegressionModel {
     private final MlpEncoder encoder;
     private RegressionHead<?> head;
     private final Loss loss;
-    private StandardScaler xScaler;
-    private TargetScaler targetScaler;
-    /** Training mean and population standard deviation (0 for a constant column) of each feature; null if unknown. */
-    private double[] inputMean;
-    private double[] inputSd;
-    private ModelProvenance provenance;
-    /** The training data's column names (unknown for a model trained without them). */
-    private ColumnNames names = ColumnNames.unknown();
-    /** Reused prediction buffers, one workspace per concurrent caller. */
-    private final InferenceArenas arenas = new InferenceArenas();
+    /** Scalers, feature statistics, provenance and column names: null until fitted or loaded. */
+    private FittedState fitted;
+    /** Rows into the encoder, with reused prediction buffers. */
+    private final RowEncoder rows;
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
@@ -127,6 +103,7 @@ public final class RegressionModel {
         long seed = config.trainer().seed();
         this.encoder = new MlpEncoder(new MlpEncoderConfig(inputWidth, config.encoderLayers(), config.encoderWidth(), seed), type);
         this.head = config.head().build(config.encoderWidth(), seed + 1, type);
+        this.rows = new RowEncoder(encoder, type, inputWidth);
         this.loss = LossSpec.parse(config.loss());
     }
 
@@ -163,14 +140,12 @@ public final class RegressionModel {
 
     /** Encoder then head parameters. */
     public List<Param> params() {
-        List<Param> all = new ArrayList<>(encoder.params());
-        all.addAll(head.params());
-        return all;
+        return asTrainable().params();
     }
 
     /** Whether {@link #fit} has run (or the model was loaded). */
     public boolean isFitted() {
-        return targetScaler != null;
+        return fitted != null;
     }
 
     /** Trains on {@code train} (validation split and early stopping as the trainer config says), no progress output. */
@@ -200,50 +175,28 @@ public final class RegressionModel {
         Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
         Checks.notNull("progress", progress);
         double[] y = train.y();
-        checkTargets(y);
-        targetScaler = fitTarget(finite(y), message -> warn(message, progress));
-        xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
-        inputStatistics(train.x());
-        names = ColumnNames.of(train.featureNames(), train.targetName(), inputWidth);
-        MinMaxScaler unit = targetScaler.unit();
-        HeadSpec fitted = requested.fittedTo(requested.targetScaling().toHead(transformed(y), unit.min(), unit.max()));
-        if (!fitted.equals(config.head())) {
-            config = config.withHead(fitted);
-            head = fitted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
+        TargetPipeline.checkTargets(y, requested, config.targetTransform());
+        TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested.targetScaling(),
+                message -> warn(message, progress));
+        StandardScaler xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
+        double[][] stats = FittedState.statistics(train.x());
+        HeadSpec adapted = requested.fittedTo(target.toHead(y));
+        if (!adapted.equals(config.head())) {
+            config = config.withHead(adapted);
+            head = adapted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
         }
+        fitted = new FittedState(xScaler, target, stats[0], stats[1], null,
+                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth));
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
-        TrainingResult result = trainer.fit(new Trainable(), h.train(), h.validation());
-        provenance = ModelProvenance.of(config.head(), h.train().rows(),
-                h.validation() == null ? 0 : h.validation().rows(), result);
+        TrainingResult result = trainer.fit(asTrainable(), h.train(), h.validation());
+        fitted = fitted.withTraining(stats[0], stats[1], ModelProvenance.of(config.head(), h.train().rows(),
+                h.validation() == null ? 0 : h.validation().rows(), result));
         // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
         // level once the encoder fits the training rows closely)
         Dataset rest = h.validation() != null ? h.validation() : h.train();
         head.afterFit(encode(rest.x(), false), rest.y());
         return result;
-    }
-
-    /** Refuses NaN and +-Infinity targets unless the head represents them, and targets with no finite value. */
-    private void checkTargets(double[] y) {
-        boolean any = false;
-        for (int i = 0; i < y.length; i++) {
-            if (Double.isFinite(y[i])) {
-                any = true;
-            } else if (!requested.representsNonFinite()) {
-                throw new IllegalArgumentException("train targets must be finite for head " + requested.name()
-                        + " (only a decoder with special tokens learns NaN and +-Infinity), got " + y[i] + " at row "
-                        + i);
-            } else if (config.targetTransform() != TargetTransform.NONE) {
-                throw new IllegalArgumentException("train targets must be finite under target transform "
-                        + config.targetTransform() + " (NaN and +-Infinity reach head " + requested.name()
-                        + " only with NONE), got " + y[i] + " at row " + i);
-            }
-        }
-        Checks.require(any, "train targets must hold at least one finite value, got none of %d", y.length);
-    }
-
-    private static double[] finite(double[] y) {
-        return java.util.Arrays.stream(y).filter(Double::isFinite).toArray();
     }
 
     /**
@@ -263,91 +216,18 @@ public final class RegressionModel {
     public void recordTraining(double[] featureMean, double[] featureSd, long trainingRows, long validationRows,
             TrainingResult result) {
         requireFitted();
-        Checks.require(featureMean != null && featureMean.length == inputWidth, "featureMean must have %d values, got %s",
-                inputWidth, featureMean == null ? "null" : Integer.toString(featureMean.length));
-        Checks.require(featureSd != null && featureSd.length == inputWidth, "featureSd must have %d values, got %s",
-                inputWidth, featureSd == null ? "null" : Integer.toString(featureSd.length));
-        for (int j = 0; j < inputWidth; j++) {
-            Checks.require(Double.isFinite(featureMean[j]), "featureMean[%d] must be finite, got %s", j, featureMean[j]);
-            Checks.require(featureSd[j] >= 0 && Double.isFinite(featureSd[j]),
-                    "featureSd[%d] must be >= 0 and finite, got %s", j, featureSd[j]);
-        }
+        FittedState.checkStatistics(featureMean, featureSd, inputWidth);
         Checks.require(trainingRows >= 1, "trainingRows must be >= 1, got %s", trainingRows);
         Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
         Checks.notNull("result", result);
-        inputMean = featureMean.clone();
-        inputSd = featureSd.clone();
-        provenance = ModelProvenance.of(config.head(), trainingRows, validationRows, result);
-    }
-
-    /**
-     * The target scaler of the configured transform for finite y, after {@link TargetCheck} on what the head will see
-     * when it is trained on min-max scaled values (a head on raw y gets no such check).
-     */
-    private TargetScaler fitTarget(double[] y, java.util.function.Consumer<String> warning) {
-        TargetTransform t = config.targetTransform();
-        boolean minMax = requested.targetScaling() != TargetScaling.RAW;
-        if (t == TargetTransform.NONE) {
-            if (minMax) {
-                TargetCheck.check("y", y).ifPresent(warning);
-            }
-            return TargetScaler.fit(t, y);
-        }
-        TargetScaler ts = TargetScaler.fit(t, y);
-        double[] seen = new double[y.length];
-        int clipped = 0;
-        for (int i = 0; i < y.length; i++) {
-            seen[i] = ts.transformed(y[i]);
-            clipped += seen[i] != y[i] ? 1 : 0;
-        }
-        if (t == TargetTransform.ROBUST) {
-            if (clipped > 0) {
-                warning.accept(String.format(java.util.Locale.ROOT, "y: %d of %d targets lie outside the ROBUST "
-                        + "bounds [%.6g, %.6g] (%.0f IQR beyond the quartiles) and were clipped to them", clipped, y.length,
-                        ts.unit().min(), ts.unit().max(), TargetScaler.ROBUST_IQRS));
-            }
-            if (minMax) {
-                TargetCheck.check("y clipped to the ROBUST bounds", seen).ifPresent(warning);
-            }
-        } else if (minMax) {
-            TargetCheck.check("log1p(y - min)", seen).ifPresent(warning);
-        }
-        return ts;
+        fitted = fitted.withTraining(featureMean.clone(), featureSd.clone(),
+                ModelProvenance.of(config.head(), trainingRows, validationRows, result));
     }
 
     /** A warning for the user: logged through SLF4J (this class's logger, WARN) and given to the listener. */
     private static void warn(String message, ProgressListener progress) {
         LOG.warn(message);
         progress.onWarning(message);
-    }
-
-    /** Column means and population standard deviations of the training features. */
-    private void inputStatistics(double[][] x) {
-        int d = x[0].length;
-        double[] mean = new double[d];
-        double[] sd = new double[d];
-        for (double[] row : x) {
-            for (int j = 0; j < d; j++) {
-                mean[j] += row[j];
-            }
-        }
-        for (int j = 0; j < d; j++) {
-            mean[j] /= x.length;
-        }
-        for (double[] row : x) {
-            for (int j = 0; j < d; j++) {
-                double dev = row[j] - mean[j];
-                sd[j] += dev * dev;
-            }
-        }
-        boolean finite = true;
-        for (int j = 0; j < d; j++) {
-            sd[j] = Math.sqrt(sd[j] / x.length);
-            finite &= Double.isFinite(mean[j]) && Double.isFinite(sd[j]);
-        }
-        // features near +-1.8e308 overflow the statistics: then the model keeps none (outOfRange refuses)
-        inputMean = finite ? mean : null;
-        inputSd = finite ? sd : null;
     }
 
     private static StandardScaler identity(int features) {
@@ -357,72 +237,13 @@ public final class RegressionModel {
         return StandardScaler.of(mean, scale);
     }
 
-    /**
-     * {@code t(y)} for each target ({@link TargetScaler#transformed}); NaN and +-Infinity pass through unchanged
-     * under NONE (special targets of a decoder with special tokens).
-     *
-     * @throws IllegalArgumentException under ROBUST or LOG, on a target that is not finite or (LOG) lies at or below
-     *                                  {@code min - 1}, where {@code log1p(y - min)} does not exist
-     */
-    private double[] transformed(double[] y) {
-        if (targetScaler.transform() == TargetTransform.NONE) {
-            return y.clone();
-        }
-        Checks.allFinite("y", y);
-        double[] t = new double[y.length];
-        for (int i = 0; i < y.length; i++) {
-            t[i] = targetScaler.transformed(y[i]);
-            if (Double.isNaN(t[i])) {
-                throw new IllegalArgumentException("y[" + i + "] must be > " + (targetScaler.shift() - 1) + " (the "
-                        + "training minimum " + targetScaler.shift() + " minus 1) for the LOG transform, got " + y[i]);
-            }
-        }
-        return t;
-    }
-
     private Dataset toHeadUnits(Dataset data) {
-        MinMaxScaler unit = targetScaler.unit();
-        double[] y = config.head().targetScaling().toHead(transformed(data.y()), unit.min(), unit.max());
-        return xScaler.transform(data).withY(y);
-    }
-
-    /** The factor of {@code y = scale * h + shift} from the head's units to y's ({@link TargetScaling#scale}). */
-    private double headScale() {
-        return config.head().targetScaling().scale(targetScaler.unit().min(), targetScaler.unit().max());
-    }
-
-    /** The offset of {@code y = scale * h + shift} ({@link TargetScaling#shift}). */
-    private double headShift() {
-        return config.head().targetScaling().shift(targetScaler.unit().min(), targetScaler.unit().max());
-    }
-
-    /** {@code base} mapped by {@code y = scale * x + shift}, or base itself for the identity. */
-    private static PredictiveDistribution mapped(PredictiveDistribution base, double scale, double shift) {
-        return scale == 1.0 && shift == 0.0 ? base : new AffineTransformed(base, scale, shift);
+        return fitted.xScaler().transform(data).withY(fitted.target().toHead(data.y()));
     }
 
     /** phi for rows of x ({@code standardise}: apply the x scaler first). */
     private INDArray encode(double[][] x, boolean standardise) {
-        double[][] z = standardise ? xScaler.transform(x) : x;
-        int n = z.length;
-        int d = z[0].length;
-        INDArray in;
-        if (type == DataType.FLOAT) { // one flat copy: Nd4j.createFromArray(double[][]) costs ~25 us per row
-            float[] flat = new float[n * d];
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < d; j++) {
-                    flat[i * d + j] = (float) z[i][j];
-                }
-            }
-            in = Nd4j.create(flat, new long[] {n, d}, 'c');
-        } else {
-            double[] flat = new double[n * d];
-            for (int i = 0; i < n; i++) {
-                System.arraycopy(z[i], 0, flat, i * d, d);
-            }
-            in = Nd4j.create(flat, new long[] {n, d}, 'c');
-        }
-        return encoder.infer(in);
+        return rows.encode(standardise ? fitted.xScaler().transform(x) : x);
     }
 
     private void requireFitted() {
@@ -430,21 +251,7 @@ public final class RegressionModel {
     }
 
     private double[][] checkX(double[][] x) {
-        Checks.notNull("x", x);
-        Checks.require(x.length > 0, "x must have at least one row, got 0");
-        for (int i = 0; i < x.length; i++) { // explicit tests: no varargs boxing or message strings per row
-            if (x[i] == null || x[i].length != inputWidth) {
-                throw new IllegalArgumentException("x row " + i + " must have " + inputWidth + " features, got "
-                        + (x[i] == null ? "null" : String.valueOf(x[i].length)));
-            }
-            for (int j = 0; j < inputWidth; j++) {
-                if (!Double.isFinite(x[i][j])) {
-                    throw new IllegalArgumentException("x row " + i + " must be finite everywhere, got " + x[i][j]
-                            + " at index " + j);
-                }
-            }
-        }
-        return x;
+        return rows.check(x);
     }
 
     /**
@@ -470,8 +277,8 @@ public final class RegressionModel {
      */
     public PredictiveDistribution predict(double[][] x) {
         requireFitted();
-        names.positional();
-        return toY(predictHeadUnits(checkX(x)));
+        fitted.names().positional();
+        return fitted.target().toY(predictHeadUnits(checkX(x)));
     }
 
     /**
@@ -498,7 +305,7 @@ public final class RegressionModel {
      */
     public PredictiveDistribution predict(double[][] x, List<String> columns) {
         requireFitted();
-        return toY(predictHeadUnits(checkX(inModelOrder(x, columns))));
+        return fitted.target().toY(predictHeadUnits(checkX(inModelOrder(x, columns))));
     }
 
     /**
@@ -526,6 +333,7 @@ public final class RegressionModel {
      */
     public int[] columnOrder(List<String> columns) {
         Checks.notNull("columns", columns);
+        ColumnNames names = fitted.names();
         if (!names.known()) {
             Checks.require(columns.size() == inputWidth, "columns must be %d (the model's input width, matched by "
                     + "position: it records no names), got %d", inputWidth, columns.size());
@@ -543,18 +351,14 @@ public final class RegressionModel {
      * by position).
      */
     public List<String> featureNames() {
-        return names.features();
+        requireFitted();
+        return fitted.names().features();
     }
 
     /** The name of the target column of the training data, if the model records it. */
     public Optional<String> targetName() {
-        return names.target();
-    }
-
-    /** A distribution in the head's units mapped to y's: the head's scaling back, then expm1 for LOG. */
-    private PredictiveDistribution toY(PredictiveDistribution base) {
-        PredictiveDistribution t = mapped(base, headScale(), headShift());
-        return targetScaler.transform() == TargetTransform.LOG ? new Expm1Transformed(t, targetScaler.shift()) : t;
+        requireFitted();
+        return fitted.names().target();
     }
 
     /**
@@ -570,8 +374,8 @@ public final class RegressionModel {
      */
     public double[] logLikelihood(double[][] x, double[] y) {
         requireFitted();
-        names.positional();
-        PredictiveDistribution d = toY(predictHeadUnits(checkX(x)));
+        fitted.names().positional();
+        PredictiveDistribution d = fitted.target().toY(predictHeadUnits(checkX(x)));
         SpecialValues s = d instanceof SpecialValues sv ? sv : new AffineTransformed(d, 1.0, 0.0);
         return s.logLikelihood(y);
     }
@@ -582,47 +386,7 @@ public final class RegressionModel {
      */
     PredictiveDistribution predictHeadUnits(double[][] x) {
         requireFitted();
-        int n = x.length;
-        RegressionHead.DistributionBuilder out = head.distributionBuilder(n);
-        double[] mean = xScaler.mean();
-        double[] scale = xScaler.scale();
-        InferenceArenas.Workspace w = arenas.acquire();
-        try {
-            for (int from = 0; from < n; from += InferenceArenas.CHUNK_ROWS) {
-                int rows = Math.min(InferenceArenas.CHUNK_ROWS, n - from);
-                Arena arena = w.arenaFor(rows);
-                out.add(encoder.infer(standardised(x, from, rows, mean, scale, arena), arena), from, arena);
-            }
-        } finally {
-            arenas.release(w);
-        }
-        return out.build();
-    }
-
-    /** Rows {@code [from, from + rows)} of x standardised, {@code (x - mean) / scale}, in an arena array. */
-    private INDArray standardised(double[][] x, int from, int rows, double[] mean, double[] scale, Arena arena) {
-        int d = inputWidth;
-        INDArray in = arena.get(type, rows, d); // [rows, D]
-        if (type == DataType.FLOAT) {
-            float[] flat = arena.floats(rows * d);
-            for (int i = 0; i < rows; i++) {
-                double[] row = x[from + i];
-                for (int j = 0; j < d; j++) {
-                    flat[i * d + j] = (float) ((row[j] - mean[j]) / scale[j]);
-                }
-            }
-            Host.write(flat, in);
-        } else {
-            double[] flat = arena.doubles(rows * d);
-            for (int i = 0; i < rows; i++) {
-                double[] row = x[from + i];
-                for (int j = 0; j < d; j++) {
-                    flat[i * d + j] = (row[j] - mean[j]) / scale[j];
-                }
-            }
-            Host.write(flat, in);
-        }
-        return in;
+        return rows.headUnits(head, fitted.xScaler(), x);
     }
 
     /**
@@ -643,14 +407,14 @@ public final class RegressionModel {
      */
     public OutOfRangeReport outOfRange(double[][] x, double k) {
         requireFitted();
-        names.positional();
+        fitted.names().positional();
         checkX(x);
         Checks.positive("k", k);
-        if (inputMean == null) {
+        if (fitted.inputMean() == null) {
             throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
                     + "scale the features down and refit it to check inputs");
         }
-        return OutOfRangeReport.of(x, inputMean, inputSd, k);
+        return OutOfRangeReport.of(x, fitted.inputMean(), fitted.inputSd(), k);
     }
 
     /**
@@ -711,7 +475,7 @@ public final class RegressionModel {
      */
     public double[] predictPoint(double[][] x, Decoding decoding) {
         requireFitted();
-        names.positional();
+        fitted.names().positional();
         return point(x, decoding);
     }
 
@@ -719,27 +483,19 @@ public final class RegressionModel {
     private double[] point(double[][] x, Decoding decoding) {
         Checks.notNull("decoding", decoding);
         PointEstimate estimate = decoding.point();
-        boolean log = targetScaler.transform() == TargetTransform.LOG;
+        boolean log = fitted.target().scaler().transform() == TargetTransform.LOG;
         if (log && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE
                 || estimate == PointEstimate.AUTO)) {
             // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
-            PredictiveDistribution d = toY(predictHeadUnits(checkX(x)));
+            PredictiveDistribution d = fitted.target().toY(predictHeadUnits(checkX(x)));
             return estimate == PointEstimate.MODE ? d.mode() : Points.meanElseMedian(d);
         }
         Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
                 + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
                 decoding);
-        double[] p = fromDistribution(estimate) ? summary(predictHeadUnits(checkX(x)), estimate)
+        double[] p = fromDistribution(estimate) ? Points.summary(predictHeadUnits(checkX(x)), estimate)
                 : head.point(encode(checkX(x), true), decoding);
-        double scale = headScale();
-        double shift = headShift();
-        for (int i = 0; i < p.length; i++) {
-            p[i] = scale * p[i] + shift; // as AffineTransformed maps a base point
-            if (log) {
-                p[i] = targetScaler.shift() + Math.expm1(p[i]); // as Expm1Transformed maps a quantile: exactly
-            }
-        }
-        return p;
+        return fitted.target().pointsToY(p);
     }
 
     /**
@@ -753,17 +509,6 @@ public final class RegressionModel {
                 && estimate != PointEstimate.SAMPLE_MEDIAN;
     }
 
-    /** The summary of {@code d} that a point estimate names (see {@link #fromDistribution}). */
-    private static double[] summary(PredictiveDistribution d, PointEstimate estimate) {
-        return switch (estimate) {
-            case MEAN -> d.mean();
-            case MEDIAN -> d.median();
-            case MODE, GREEDY -> d.mode();
-            case AUTO -> Points.meanElseMedian(d);
-            default -> throw new IllegalStateException("not a summary of the distribution: " + estimate);
-        };
-    }
-
     /**
      * Predictive distributions of {@code y01 = (t - min) / (max - min)} (t the transformed target, min and max those
      * of the finite training targets), whatever units the head is trained in; as {@link #predict}.
@@ -772,11 +517,8 @@ public final class RegressionModel {
      */
     public PredictiveDistribution predictUnit(double[][] x) {
         requireFitted();
-        names.positional();
-        PredictiveDistribution base = predictHeadUnits(checkX(x));
-        MinMaxScaler unit = targetScaler.unit();
-        double range = unit.range();
-        return mapped(base, headScale() / range, (headShift() - unit.min()) / range);
+        fitted.names().positional();
+        return fitted.target().toUnit(predictHeadUnits(checkX(x)));
     }
 
     /**
@@ -785,7 +527,7 @@ public final class RegressionModel {
      * object.
      */
     public TrainableModel asTrainable() {
-        return new Trainable();
+        return new ModelTrainable(encoder, head, loss, type);
     }
 
     /**
@@ -804,93 +546,32 @@ public final class RegressionModel {
      */
     public MinMaxScaler yScaler() {
         requireFitted();
-        return targetScaler.unit();
+        return fitted.target().scaler().unit();
     }
 
     /** The map of y to the head's unit interval and back, fitted on the training rows. */
     public TargetScaler targetScaler() {
         requireFitted();
-        return targetScaler;
+        return fitted.target().scaler();
     }
 
     /**
      * Where the fitted weights came from: library version, head, training and validation rows, epochs, stop reason
-     * and final losses; saved with the model. Empty for files written before provenance was kept.
+     * and final losses; saved with the model. Empty for a model whose weights were set outside {@link #fit} without
+     * {@link #recordTraining}.
      */
     public Optional<ModelProvenance> provenance() {
         requireFitted();
-        return Optional.ofNullable(provenance);
-    }
-
-    /** Encoder + head + loss as the trainer sees them (y in head units). */
-    private final class Trainable implements TrainableModel {
-        @Override
-        public List<Param> params() {
-            return RegressionModel.this.params();
-        }
-
-        @Override
-        public double trainStep(INDArray x, double[] y, Arena arena) {
-            return step(head, x, y, arena, true);
-        }
-
-        @Override
-        public double evaluate(INDArray x, double[] y, Arena arena) {
-            return step(head, x, y, arena, false);
-        }
-
-        /** Encoder and head forward, the loss, and (when training) head and encoder backward. */
-        private <C> double step(RegressionHead<C> h, INDArray x, double[] y, Arena arena, boolean train) {
-            MlpEncoder.Cache ec = encoder.forward(x, arena);
-            Targets t = h.targets(y);
-            RegressionHead.Forward<C> f = h.forward(ec.output(), t, arena);
-            if (!train) {
-                return loss.accumulate(f.output(), t, 1.0, f.output().zerosLike(arena), new double[y.length]);
-            }
-            HeadOutput dOut = f.output().zerosLike(arena);
-            double value = loss.accumulate(f.output(), t, 1.0, dOut, new double[y.length]);
-            INDArray dPhi = h.backward(f, dOut, arena);
-            encoder.backwardParams(ec, dPhi, arena); // no gradient for the data
-            return value;
-        }
-
-        /** {@link PredictionCheck#collapsed} on the head's distributions for these rows. */
-        @Override
-        public Optional<String> diagnose(INDArray x, double[] y) {
-            // NaN and +-Infinity targets (a head with special tokens) are outcomes, not positions: the check looks
-            // at the finite rows, whose quantiles describe the finite part
-            int[] fin = java.util.stream.IntStream.range(0, y.length).filter(i -> Double.isFinite(y[i])).toArray();
-            if (fin.length == y.length) {
-                return PredictionCheck.collapsed(head.distribution(encoder.infer(x)), y);
-            }
-            if (fin.length == 0) {
-                return Optional.empty();
-            }
-            double[] yFinite = new double[fin.length];
-            for (int i = 0; i < fin.length; i++) {
-                yFinite[i] = y[fin[i]];
-            }
-            return PredictionCheck.collapsed(head.distribution(encoder.infer(x.getRows(fin))), yFinite);
-        }
-
-        @Override
-        public DataType dataType() {
-            return type;
-        }
+        return Optional.ofNullable(fitted.provenance());
     }
 
     // ------------------------------------------------------------------ save / load
 
     /**
-     * Writes config, head state, scalers and weights to {@code file} (see {@link Checkpoint} for the format and its
-     * checks). The metadata is named keys: {@code format}, {@code version}, {@code inputWidth}, {@code dtype}, the
-     * configuration's keys ({@link ModelConfig#toProperties()}, the head's among them), {@code state.<name>} for the
-     * head's state, {@code x.mean}, {@code x.scale}, {@code y.min}, {@code y.max} (the unit scaler's bounds, see {@link
-     * #yScaler()}), {@code target.shift} (LOG only), {@code inputs.mean}, {@code inputs.sd} (training feature
-     * statistics; absent when they overflow), the provenance ({@code provenance.*}, see {@link ModelProvenance}) and
-     * the training data's column names ({@code names.target}, {@code names.feature.<j>}; absent for a model trained
-     * without names). The bytes depend only on
-     * the model: identical fits give identical files (keys sorted, no date: the provenance holds no time).
+     * Writes config, head state, scalers, feature statistics, provenance, column names and weights to {@code file}:
+     * a {@link Checkpoint} (checksummed) whose metadata is named keys, format version 1 ({@link
+     * ModelConfig#toProperties()} has the configuration's). The bytes depend only on the model: identical fits give
+     * identical files (keys sorted, no date: the provenance holds no time).
      *
      * @throws IllegalArgumentException if the model is not fitted
      * @throws UncheckedIOException     if the file cannot be written
@@ -923,46 +604,7 @@ public final class RegressionModel {
 
     private Checkpoint checkpoint() {
         requireFitted();
-        Properties p = config.toProperties();
-        p.setProperty("format", FORMAT);
-        p.setProperty("version", Integer.toString(VERSION));
-        p.setProperty("inputWidth", Integer.toString(inputWidth));
-        p.setProperty("dtype", type.name());
-        head.state().forEach((k, v) -> p.setProperty(STATE_PREFIX + k, Double.toString(v)));
-        p.setProperty("x.mean", join(xScaler.mean()));
-        p.setProperty("x.scale", join(xScaler.scale()));
-        p.setProperty("y.min", Double.toString(targetScaler.unit().min()));
-        p.setProperty("y.max", Double.toString(targetScaler.unit().max()));
-        if (targetScaler.transform() == TargetTransform.LOG) {
-            p.setProperty("target.shift", Double.toString(targetScaler.shift()));
-        }
-        if (inputMean != null) {
-            p.setProperty("inputs.mean", join(inputMean));
-            p.setProperty("inputs.sd", join(inputSd));
-        }
-        if (provenance != null) {
-            p.putAll(provenance.toProperties());
-        }
-        names.write(p);
-        return Checkpoint.of(metadata(p), params());
-    }
-
-    /**
-     * The properties as {@link Properties#store} escapes them, one key per line in key order and without the date
-     * comment, so that the same model always gives the same bytes.
-     */
-    private static String metadata(Properties p) {
-        StringWriter w = new StringWriter();
-        try {
-            p.store(w, null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        String[] lines = w.toString().split("\\R");
-        StringBuilder sb = new StringBuilder();
-        Arrays.stream(lines).filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted()
-                .forEach(l -> sb.append(l).append('\n'));
-        return sb.toString();
+        return ModelFile.write(new ModelFile.Contents(config, inputWidth, type, fitted, head.state()), params());
     }
 
     /**
@@ -996,76 +638,16 @@ public final class RegressionModel {
     }
 
     private static RegressionModel fromCheckpoint(Checkpoint c, String where) {
-        Properties p = new Properties();
+        ModelFile.Contents f = ModelFile.read(c, where);
         try {
-            p.load(new StringReader(c.metadata()));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + " has unreadable metadata: " + e.getMessage(), e);
-        }
-        Checks.require(FORMAT.equals(p.getProperty("format")), "%s is not a regheads model (format %s)", where,
-                p.getProperty("format"));
-        try {
-            Settings s = Settings.of(p, "");
-            int version = s.integer("version");
-            Checks.require(version == VERSION, "version must be %d (the only model format this library reads), got %d",
-                    VERSION, version);
-            ModelConfig mc = ModelConfig.of(p);
-            int width = s.integer("inputWidth");
-            String dtype = s.string("dtype");
-            Checks.require(dtype.equals("FLOAT") || dtype.equals("DOUBLE"), "dtype must be FLOAT or DOUBLE, got '%s'",
-                    dtype);
-            RegressionModel m = new RegressionModel(mc, width, DataType.valueOf(dtype));
+            RegressionModel m = new RegressionModel(f.config(), f.inputWidth(), f.type());
             c.loadInto(m.params());
-            m.xScaler = StandardScaler.of(numbers(s, "x.mean"), numbers(s, "x.scale"));
-            TargetTransform t = mc.targetTransform();
-            m.targetScaler = TargetScaler.of(t, t == TargetTransform.LOG ? s.real("target.shift") : 0,
-                    MinMaxScaler.of(s.real("y.min"), s.real("y.max")));
-            if (p.getProperty("inputs.mean") != null) {
-                m.inputMean = numbers(s, "inputs.mean");
-                m.inputSd = numbers(s, "inputs.sd");
-                Checks.require(m.inputMean.length == width && m.inputSd.length == width,
-                        "inputs.mean and inputs.sd must have %d values, got %d and %d", width, m.inputMean.length,
-                        m.inputSd.length);
-            }
-            m.provenance = ModelProvenance.read(p).orElse(null);
-            m.names = ColumnNames.read(p, width);
-            Map<String, Double> state = new LinkedHashMap<>();
-            Settings st = Settings.of(p, STATE_PREFIX);
-            for (String key : new java.util.TreeSet<>(p.stringPropertyNames())) {
-                if (key.startsWith(STATE_PREFIX)) {
-                    String name = key.substring(STATE_PREFIX.length());
-                    state.put(name, st.real(name));
-                }
-            }
-            m.head.restoreState(state);
+            m.fitted = f.fitted();
+            m.head.restoreState(f.state());
             return m;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + " has invalid metadata: " + e.getMessage(), e);
+            throw ModelFile.invalid(where, e);
         }
-    }
-
-    /** A comma-separated list of finite numbers. */
-    private static double[] numbers(Settings s, String key) {
-        String v = s.string(key);
-        try {
-            double[] d = split(v);
-            Checks.allFinite(key, d);
-            return d;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be comma-separated numbers, got '" + v + "'", e);
-        }
-    }
-
-    private static String join(double[] v) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < v.length; i++) {
-            sb.append(i == 0 ? "" : ",").append(v[i]);
-        }
-        return sb.toString();
-    }
-
-    private static double[] split(String s) {
-        return Arrays.stream(s.split(",")).mapToDouble(Double::parseDouble).toArray();
     }
 
     @Override

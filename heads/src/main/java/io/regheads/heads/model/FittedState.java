@@ -1,0 +1,69 @@
+package io.regheads.heads.model;
+
+import io.regheads.core.data.StandardScaler;
+import io.regheads.core.internal.Checks;
+
+/**
+ * What a fitted model knows of its training data besides its weights, saved with it: the x scaler, the target
+ * pipeline, the training mean and population standard deviation of each feature (null when they overflow double;
+ * {@link RegressionModel#outOfRange} compares new rows with them), the provenance of the fit (null if unknown) and
+ * the column names. Immutable once made (the arrays are not handed out).
+ */
+record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
+        ModelProvenance provenance, ColumnNames names) {
+
+    /** This state with other feature statistics and provenance (after a training run made outside {@code fit}). */
+    FittedState withTraining(double[] mean, double[] sd, ModelProvenance p) {
+        return new FittedState(xScaler, target, mean, sd, p, names);
+    }
+
+    /**
+     * Checks feature statistics handed in from outside a fit.
+     *
+     * @throws IllegalArgumentException on a null or wrong-length array, a non-finite mean or a negative or
+     *                                  non-finite standard deviation (the message names the index)
+     */
+    static void checkStatistics(double[] mean, double[] sd, int width) {
+        Checks.require(mean != null && mean.length == width, "featureMean must have %d values, got %s", width,
+                mean == null ? "null" : Integer.toString(mean.length));
+        Checks.require(sd != null && sd.length == width, "featureSd must have %d values, got %s", width,
+                sd == null ? "null" : Integer.toString(sd.length));
+        for (int j = 0; j < width; j++) {
+            Checks.require(Double.isFinite(mean[j]), "featureMean[%d] must be finite, got %s", j, mean[j]);
+            Checks.require(sd[j] >= 0 && Double.isFinite(sd[j]), "featureSd[%d] must be >= 0 and finite, got %s", j,
+                    sd[j]);
+        }
+    }
+
+    /**
+     * Column means and population standard deviations of {@code x}, or null for both when they overflow double
+     * (features near +-1.8e308).
+     *
+     * @return {@code {mean, sd}} or {@code {null, null}}
+     */
+    static double[][] statistics(double[][] x) {
+        int d = x[0].length;
+        double[] mean = new double[d];
+        double[] sd = new double[d];
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                mean[j] += row[j];
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            mean[j] /= x.length;
+        }
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                double dev = row[j] - mean[j];
+                sd[j] += dev * dev;
+            }
+        }
+        boolean finite = true;
+        for (int j = 0; j < d; j++) {
+            sd[j] = Math.sqrt(sd[j] / x.length);
+            finite &= Double.isFinite(mean[j]) && Double.isFinite(sd[j]);
+        }
+        return finite ? new double[][] {mean, sd} : new double[][] {null, null};
+    }
+}

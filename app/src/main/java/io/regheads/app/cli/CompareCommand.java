@@ -129,7 +129,8 @@ final class CompareCommand implements Callable<Integer> {
                         + (targetTransform == TargetTransform.NONE ? "min and max"
                                 : targetTransform == TargetTransform.ROBUST ? "ROBUST bounds" : "min and max of log1p(y - min)")
                         + " (y01 clipped into [0, 1-1e-7]); "
-                        + "RMSE, CRPS: original units; CRPS from a grid of " + HeadRun.CRPS_LEVELS + " quantiles per row; "
+                        + "RMSE, CRPS: original units; CRPS exact for pointwise, mdn and xval, else from a grid of 100 "
+                        + "quantiles per row; "
                         + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
                         + "prediction: " + (decoding.chosen() == null ? "each head's own (the predictive mean; "
                         + "unnormalized-decoder: auto, the certified mean, else the tree-walk median"

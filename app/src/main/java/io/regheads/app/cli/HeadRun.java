@@ -34,9 +34,9 @@ import org.nd4j.linalg.factory.Nd4j;
  *       mean; for the unnormalized decoder AUTO, the certified mean, else the tree-walk median; or {@code --point}),
  *       original units;</li>
  *   <li>{@code kendallTau}: Kendall's tau-b between the point prediction and y (NaN if either is constant);</li>
- *   <li>{@code crps}: mean CRPS in original units from a grid of {@link #CRPS_LEVELS} quantiles per row
- *       ({@link #crpsQuantileGrid}; deterministic, and robust to the rare huge values an unnormalized decoder can
- *       draw, which made a 200-sample estimate useless for it: one draw of 1e9 adds 1e9 / 200^2);</li>
+ *   <li>{@code crps}: mean CRPS in original units ({@link PredictiveDistribution#crps}: exact for the Gaussian
+ *       heads, else a grid of 100 quantiles per row; deterministic, and robust to the rare huge values an
+ *       unnormalized decoder can draw, which made a 200-sample estimate useless for it);</li>
  *   <li>{@code coverage90}: share of test rows inside the central 90% interval (5% and 95% quantiles);</li>
  *   <li>{@code width90}: mean width of that interval (95% minus 5% quantile), original units.</li>
  * </ul>
@@ -45,8 +45,6 @@ import org.nd4j.linalg.factory.Nd4j;
  * calling thread).
  */
 public final class HeadRun {
-    /** Quantile levels per test row for the CRPS estimate ({@link #crpsQuantileGrid}). */
-    public static final int CRPS_LEVELS = 100;
     /** Bins of the PIT histogram. */
     public static final int PIT_BINS = 10;
     private static final double CLIP_HIGH = 1 - 1e-7;
@@ -145,38 +143,6 @@ public final class HeadRun {
             }
         }
         return true;
-    }
-
-    /**
-     * Mean CRPS over the rows from a quantile grid: {@code CRPS(F, y) = 2 int_0^1 QS_tau(F^-1(tau), y) dtau} with the
-     * pinball loss {@code QS_tau(q, y) = (1{y < q} - tau)(q - y)}, by the midpoint rule on {@code tau_k = (k - 1/2) /
-     * K}, k = 1..K (Gneiting and Raftery 2007, eq. 21 / Laio and Tamea 2007). Deterministic; it sees the
-     * distribution only between the levels 1/(2K) and 1 - 1/(2K), so mass further out in the tails is not counted
-     * (for N(0, 1) at y = 0 with K = 100 it gives 0.233763 against the exact 0.233695).
-     *
-     * @param d      predictive distributions of B rows
-     * @param y      {@code [B]} observations
-     * @param levels K >= 1
-     * @throws IllegalArgumentException on a null argument, a wrong length or K < 1
-     */
-    static double crpsQuantileGrid(PredictiveDistribution d, double[] y, int levels) {
-        Checks.notNull("d", d);
-        Checks.rowValues("y", y, d.batchSize());
-        Checks.atLeast("levels", levels, 1);
-        double[] taus = new double[levels];
-        for (int k = 1; k <= levels; k++) {
-            taus[k - 1] = (k - 0.5) / levels;
-        }
-        double[][] qs = d.quantiles(taus); // one batch call: [K][B]
-        double total = 0;
-        for (int k = 1; k <= levels; k++) {
-            double tau = taus[k - 1];
-            double[] q = qs[k - 1];
-            for (int i = 0; i < y.length; i++) {
-                total += ((y[i] < q[i] ? 1 : 0) - tau) * (q[i] - y[i]);
-            }
-        }
-        return 2 * total / levels / y.length;
     }
 
     /** The loss a head trains with, and a note if it is not the one asked for. */
@@ -356,7 +322,7 @@ public final class HeadRun {
         double rmse = Math.sqrt(Metrics.mse(point, y));
         // tau is undefined (NaN, null in JSON) when the point predictions or the test targets are all equal
         double tau = isConstant(point) || isConstant(y) ? Double.NaN : Metrics.kendallTau(point, y);
-        double crps = crpsQuantileGrid(d, y, CRPS_LEVELS);
+        double crps = meanCrps(d, y);
         double[] lower = d.inverseCumulativeProbability(0.05);
         double[] upper = d.inverseCumulativeProbability(0.95);
         double coverage = Calibration.coverage(lower, upper, y);
@@ -364,6 +330,15 @@ public final class HeadRun {
         return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
                 dec.point().label(), point, lower, upper, pit, model, pointNote, special.length, nllSpecial);
+    }
+
+    /** The mean of {@link PredictiveDistribution#crps} over the rows. */
+    static double meanCrps(PredictiveDistribution d, double[] y) {
+        double sum = 0;
+        for (double c : d.crps(y)) {
+            sum += c;
+        }
+        return sum / y.length;
     }
 
     private static int[] finiteRows(double[] y) {

@@ -156,7 +156,7 @@ final class UciFit {
             return new Measured(paper, paperUnmasked, fair, positions, clipped, spikes, resolution, Double.NaN,
                     Double.NaN);
         }
-        double crps = HeadRun.crpsQuantileGrid(d, y01, HeadRun.CRPS_LEVELS);
+        double crps = HeadRun.meanCrps(d, y01);
         double rmse = Math.sqrt(Metrics.mse(model.yScaler().transform(model.predictPoint(x)), y01));
         return new Measured(paper, paperUnmasked, fair, positions, clipped, spikes, resolution, crps, rmse);
     }

@@ -55,21 +55,6 @@ class HeadRunTest {
         }
     }
 
-    /**
-     * Expected values by Python's statistics.NormalDist with the same midpoint rule (K = 100): N(0, 1) at 0 gives
-     * 0.23376265073242286, N(1, 2^2) at 0.3 gives 0.564229659939641; the closed forms are 0.233695 and 0.564145.
-     */
-    @Test
-    void quantileGridCrpsOfGaussians() {
-        io.regheads.heads.mixture.MixtureDistribution d = io.regheads.heads.mixture.MixtureDistribution.gaussian(
-                new double[] {0, 1}, new double[] {1, 2});
-        double both = HeadRun.crpsQuantileGrid(d, new double[] {0, 0.3}, 100);
-        assertEquals((0.23376265073242286 + 0.564229659939641) / 2, both, 1e-7);
-        assertEquals((0.233695 + 0.564145) / 2, both, 1e-4); // close to the exact CRPS
-        assertThrows(IllegalArgumentException.class, () -> HeadRun.crpsQuantileGrid(d, new double[] {0}, 100));
-        assertThrows(IllegalArgumentException.class, () -> HeadRun.crpsQuantileGrid(d, new double[] {0, 0}, 0));
-    }
-
     /** The test rows of fold k are the rows the fold assignment gives k, whatever the head. */
     @Test
     void testRowsAreTheFoldsRows() throws IOException {

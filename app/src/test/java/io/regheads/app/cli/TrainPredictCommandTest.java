@@ -263,6 +263,29 @@ class TrainPredictCommandTest {
         }
     }
 
+    /** evaluate prints the model's own Evaluation of the file, in text and as JSON. */
+    @Test
+    void evaluateScoresAFileAsTheModelDoes() throws IOException {
+        Path train = CliTestSupport.linearCsv(tmp, "train.csv", 120);
+        Path test = CliTestSupport.linearCsv(tmp, "test.csv", 40);
+        Path model = tmp.resolve("m.rgh");
+        assertEquals(0, CliTestSupport.run("train", "--data", train.toString(), "--head", "mdn", "--epochs", "3",
+                "--save", model.toString(), "--quiet").exit());
+        io.regheads.core.metrics.Evaluation e = RegressionModel.load(model).evaluate(CsvLoader.load(test, "y"), 0.9);
+        CliTestSupport.Run r = CliTestSupport.run("evaluate", "--model", model.toString(), "--data", test.toString(),
+                "--levels", "0.9");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains(String.format(java.util.Locale.ROOT, "NLL %.4g   CRPS %.4g   RMSE %.4g", e.nll(),
+                e.crps(), e.rmse())), r.out());
+        assertTrue(r.out().contains(String.format(java.util.Locale.ROOT, "central 90%% interval: coverage %.3f",
+                e.coverage()[0])), r.out());
+        CliTestSupport.Run j = CliTestSupport.run("evaluate", "--model", model.toString(), "--data", test.toString(),
+                "--json");
+        assertEquals(0, j.exit(), j.err());
+        assertTrue(j.out().startsWith("{\"model\":") && j.out().contains("\"rows\":40,\"nll\":")
+                && j.out().contains("\"levels\":[0.5,0.8,0.9,0.95]"), j.out());
+    }
+
     @Test
     void malformedRowsNameTheLine() throws IOException {
         Path train = CliTestSupport.linearCsv(tmp, "train.csv", 60);

@@ -133,6 +133,25 @@ public final class AffineTransformed implements SpecialValues {
         return base instanceof SpecialValues sv ? sv.probabilityNegativeInfinity() : new double[base.batchSize()];
     }
 
+    /**
+     * Exact when the base's is: {@code CRPS(a X + b, y) = a CRPS(X, (y - b) / a)} for a > 0 (in y's units).
+     */
+    @Override
+    public double[] crps(double[] y) {
+        Checks.rowValues("y", y, batchSize());
+        Checks.allFinite("y", y);
+        double[] base01 = new double[y.length];
+        for (int i = 0; i < y.length; i++) {
+            base01[i] = (y[i] - shift) / scale;
+        }
+        double[] c = base.crps(base01);
+        double a = scale; // > 0
+        for (int i = 0; i < c.length; i++) {
+            c[i] *= a;
+        }
+        return c;
+    }
+
     @Override
     public double[] supportLowerBound() {
         return fromBase(base.supportLowerBound());

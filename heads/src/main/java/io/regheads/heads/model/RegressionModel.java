@@ -19,6 +19,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Points;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
+import io.regheads.core.metrics.Evaluation;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
@@ -318,6 +319,30 @@ public final class RegressionModel {
         Checks.notNull("data", data);
         requireFitted();
         return point(inModelOrder(data.x(), data.featureNames()), Decoding.of(pointEstimate()));
+    }
+
+    /**
+     * Scores the model on {@code data} (columns matched by name as {@link #predict(Dataset)}): mean NLL and CRPS of
+     * {@link #predict}, RMSE and MAE of {@link #predictPoint(Dataset)}, coverage and mean width of the central
+     * intervals at {@code levels} (default 50, 80, 90 and 95%), and the PIT histogram, all in the units of y ({@link
+     * Evaluation}). The same scores {@code regheads evaluate} and {@code compare} print.
+     *
+     * @param data   rows with finite targets
+     * @param levels central-interval levels in (0, 1); none for the defaults
+     * @throws IllegalArgumentException if the model is not fitted, a column is missing or unknown, a target is not
+     *                                  finite (NaN and +-Infinity outcomes are scored by {@link #logLikelihood}), or
+     *                                  a level is outside (0, 1)
+     */
+    public Evaluation evaluate(Dataset data, double... levels) {
+        Checks.notNull("data", data);
+        double[] y = data.y();
+        for (int i = 0; i < y.length; i++) {
+            if (!Double.isFinite(y[i])) {
+                throw new IllegalArgumentException("evaluate scores finite targets, got " + y[i] + " at row " + i
+                        + " (logLikelihood scores NaN and infinite outcomes)");
+            }
+        }
+        return Evaluation.of(predict(data), predictPoint(data), y, levels);
     }
 
     /**

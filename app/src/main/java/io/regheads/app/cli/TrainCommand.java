@@ -8,11 +8,13 @@ import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.core.head.HeadSpec;
+import io.regheads.heads.model.HeadSelection;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -64,9 +66,18 @@ final class TrainCommand implements Callable<Integer> {
     TargetTransform targetTransform = TargetTransform.NONE;
 
     @Option(names = "--head", paramLabel = "NAME", defaultValue = "mdn",
-            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval, or auto: "
+                    + "the one of --candidates with the best score on held-out rows (--select) (default: "
+                    + "${DEFAULT-VALUE}).")
     String head;
+
+    @Option(names = "--candidates", paramLabel = "LIST", defaultValue = "pointwise,histogram,mdn",
+            description = "With --head auto: the heads to choose among (default: ${DEFAULT-VALUE}).")
+    String candidates;
+
+    @Option(names = "--select", paramLabel = "NLL|CRPS", defaultValue = "NLL",
+            description = "With --head auto: the held-out score the head is chosen by (default: ${DEFAULT-VALUE}).")
+    HeadSelection.Rule select;
 
     @Option(names = "--loss", paramLabel = "EXPR", description = "Training loss (default: the head's), e.g. ce, "
             + "ce+0.3*ntl-was.")
@@ -97,7 +108,8 @@ final class TrainCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         Checks.require(!head.contains(","), "--head names one head, got '%s'", head);
-        HeadCatalog.Preset preset = HeadCatalog.standard().select(head).get(0);
+        boolean auto = head.equals("auto");
+        HeadCatalog.Preset preset = HeadCatalog.standard().select(auto ? candidates : head).get(0);
         HeadRun.checkLoss(loss);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
         Dataset d = InputData.check(CsvLoader.load(data, target, InputData.parseDelimiter(delimiter)),
@@ -112,6 +124,9 @@ final class TrainCommand implements Callable<Integer> {
         }
         if (patience != null) {
             trainer = trainer.withPatience(patience);
+        }
+        if (auto) {
+            return trainAuto(d, trainer, o);
         }
         HeadSpec headSpec = preset.spec().get();
         long nonFinite = java.util.Arrays.stream(d.y()).filter(v -> !Double.isFinite(v)).count();
@@ -140,6 +155,27 @@ final class TrainCommand implements Callable<Integer> {
         }
         o.printf(Locale.ROOT, "%d epochs (%s), %.1f s; saved %s%n", r.epochsRun(),
                 r.stopReason().name().toLowerCase(Locale.ROOT), r.wallTime().toNanos() * 1e-9, save);
+        o.flush();
+        return Regheads.EXIT_OK;
+    }
+
+    /** {@code --head auto}: every candidate on the same rows, the best on held-out rows refitted and saved. */
+    private int trainAuto(Dataset d, TrainerConfig trainer, PrintWriter o) {
+        List<HeadSpec> specs = HeadCatalog.standard().select(candidates).stream().map(p -> p.spec().get()).toList();
+        ModelConfig base = ModelConfig.defaults(specs.get(0)).withLoss(loss).withTrainer(trainer)
+                .withTargetTransform(targetTransform);
+        HeadSelection.Result r;
+        try {
+            r = HeadSelection.select(base, specs, d, select, true, CliProgress.of(quiet, spec.commandLine().getErr()));
+        } catch (IllegalStateException e) { // every candidate failed: as a failed training, nothing is saved
+            spec.commandLine().getErr().printf(Locale.ROOT, "regheads: auto on %s: FAILED: %s%n", data, e.getMessage());
+            spec.commandLine().getErr().flush();
+            return Regheads.EXIT_HEAD_FAILED;
+        }
+        r.model().save(save);
+        o.println(r.summary());
+        o.printf(Locale.ROOT, "trained %s (chosen by held-out %s) on %s: %d rows, target '%s', features %s; saved %s%n",
+                r.chosen().name(), select, data, d.rows(), d.targetName(), String.join(",", d.featureNames()), save);
         o.flush();
         return Regheads.EXIT_OK;
     }

@@ -286,6 +286,24 @@ class TrainPredictCommandTest {
                 && j.out().contains("\"levels\":[0.5,0.8,0.9,0.95]"), j.out());
     }
 
+    /** train --head auto: every candidate scored on held-out rows, the best refitted and saved. */
+    @Test
+    void autoChoosesAHeadOnHeldOutRows() throws IOException {
+        Path train = CliTestSupport.linearCsv(tmp, "train.csv", 120);
+        Path model = tmp.resolve("auto.rgh");
+        CliTestSupport.Run r = CliTestSupport.run("train", "--data", train.toString(), "--head", "auto",
+                "--candidates", "pointwise,mdn", "--select", "CRPS", "--epochs", "3", "--save", model.toString(),
+                "--quiet");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("head chosen by held-out CRPS on 24 rows"), r.out());
+        assertEquals(2, r.out().lines().filter(l -> l.contains("CRPS ") && l.contains("NLL ")).count(), r.out());
+        String chosen = RegressionModel.load(model).config().head().name();
+        assertTrue(r.out().contains("trained " + chosen + " (chosen by held-out CRPS)"), r.out());
+        CliTestSupport.Run bad = CliTestSupport.run("train", "--data", train.toString(), "--head", "auto",
+                "--candidates", "pointwise,forest", "--save", model.toString(), "--quiet");
+        assertEquals(Regheads.EXIT_BAD_INPUT, bad.exit(), bad.err());
+    }
+
     @Test
     void malformedRowsNameTheLine() throws IOException {
         Path train = CliTestSupport.linearCsv(tmp, "train.csv", 60);

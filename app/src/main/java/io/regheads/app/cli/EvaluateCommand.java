@@ -1,6 +1,7 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.data.CsvLoader;
+import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Evaluation;
@@ -67,16 +68,7 @@ final class EvaluateCommand implements Callable<Integer> {
         Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
         RegressionModel m = RegressionModel.load(model);
-        String column = target;
-        if (column == null && m.targetName().isPresent()) {
-            column = m.targetName().get(); // used if the file has it; else the last column, as below
-            try (var in = io.regheads.core.data.CsvReader.open(data, InputData.parseDelimiter(delimiter))) {
-                if (!in.header().contains(column)) {
-                    column = null;
-                }
-            }
-        }
-        Dataset d = CsvLoader.load(data, column, InputData.parseDelimiter(delimiter));
+        Dataset d = CsvLoader.load(data, targetColumn(m, data, target, delimiter), InputData.parseDelimiter(delimiter));
         Evaluation e = m.evaluate(d, lv);
         if (json) {
             o.println(json(e, d));
@@ -95,6 +87,19 @@ final class EvaluateCommand implements Callable<Integer> {
         }
         o.flush();
         return Regheads.EXIT_OK;
+    }
+
+    /**
+     * The target column of a file scored with a model: {@code target} if given, else the model's own target name if
+     * the file has such a column, else null (the last column).
+     */
+    static String targetColumn(RegressionModel m, Path data, String target, String delimiter) {
+        if (target != null || m.targetName().isEmpty()) {
+            return target;
+        }
+        try (CsvReader in = CsvReader.open(data, InputData.parseDelimiter(delimiter))) {
+            return in.header().contains(m.targetName().get()) ? m.targetName().get() : null;
+        }
     }
 
     private static String g(double v) {

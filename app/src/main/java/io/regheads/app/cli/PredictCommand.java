@@ -6,6 +6,7 @@ import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.internal.Checks;
+import io.regheads.heads.model.ConformalIntervals;
 import io.regheads.heads.model.RegressionModel;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -84,6 +85,15 @@ final class PredictCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String quantiles;
 
+    @Option(names = "--interval", paramLabel = "LEVEL", description = "Also write the central interval of this "
+            + "level in (0, 1) as columns lower,upper (the model's own quantiles, or with --conformal its conformal "
+            + "interval).")
+    Double interval;
+
+    @Option(names = "--conformal", description = "With --interval: the conformal interval fitted by 'regheads "
+            + "calibrate' (coverage guaranteed on data like the calibration rows).")
+    boolean conformal;
+
     @Option(names = "--target", paramLabel = "NAME", description = "Column of --data holding observed y: not a "
             + "feature; its log density under the prediction is written as log_density.")
     String target;
@@ -116,7 +126,17 @@ final class PredictCommand implements Callable<Integer> {
         double[] levels = parseLevels(quantiles);
         Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
+        Checks.require(interval == null || (interval > 0 && interval < 1), "--interval must be in (0, 1), got %s",
+                interval);
+        Checks.require(!conformal || interval != null, "--conformal needs --interval LEVEL");
         RegressionModel m = RegressionModel.load(model);
+        if (conformal) {
+            ConformalIntervals ci = m.conformalIntervals().orElseThrow(() -> new IllegalArgumentException(
+                    "--conformal: " + model + " has no conformal intervals; fit them with 'regheads calibrate'"));
+            Checks.require(java.util.Arrays.stream(ci.levels()).anyMatch(l -> l == interval), "--interval %s is not "
+                    + "a calibrated level of %s (calibrated: %s); recalibrate with --levels", interval, model,
+                    java.util.Arrays.toString(ci.levels()));
+        }
         long t0 = System.nanoTime();
         long rows;
         // everything about the inputs is checked before the output is touched; rows go to a temporary file beside
@@ -129,7 +149,7 @@ final class PredictCommand implements Callable<Integer> {
             Path tmp = Files.createTempFile(dir, "." + out.getFileName(), ".part");
             try {
                 try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    w.write(outputHeader(levels, c.target >= 0, special));
+                    w.write(outputHeader(levels, c.target >= 0, special) + (interval == null ? "" : ",lower,upper"));
                     w.newLine();
                     rows = score(in, c, m, levels, special, w, t0);
                 }
@@ -216,6 +236,8 @@ final class PredictCommand implements Callable<Integer> {
             double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
             SpecialValues sv = special ? (SpecialValues) d : null;
             double[] logp = c.target < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
+            double[][] iv = interval == null ? null : conformal ? m.conformalIntervals().orElseThrow()
+                    .interval(d, interval) : d.centralInterval(interval);
             double[][] p = special ? new double[][] {sv.probabilityNaN(), sv.probabilityPositiveInfinity(),
                 sv.probabilityNegativeInfinity()} : new double[0][];
             sb.setLength(0);
@@ -229,6 +251,10 @@ final class PredictCommand implements Callable<Integer> {
                 }
                 if (logp != null) {
                     number(sb.append(','), logp[i]);
+                }
+                if (iv != null) {
+                    number(sb.append(','), iv[0][i]);
+                    number(sb.append(','), iv[1][i]);
                 }
                 sb.append('\n');
                 if (sb.length() > 1 << 15) {

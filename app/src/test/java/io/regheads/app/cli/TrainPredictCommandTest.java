@@ -304,6 +304,43 @@ class TrainPredictCommandTest {
         assertEquals(Regheads.EXIT_BAD_INPUT, bad.exit(), bad.err());
     }
 
+    /** calibrate fits conformal intervals on held-out rows; predict --interval --conformal writes them. */
+    @Test
+    void calibrateThenPredictConformalIntervals() throws IOException {
+        Path train = CliTestSupport.linearCsv(tmp, "train.csv", 120);
+        Path held = CliTestSupport.linearCsv(tmp, "held.csv", 60);
+        Path model = tmp.resolve("m.rgh");
+        Path calibrated = tmp.resolve("m-cal.rgh");
+        assertEquals(0, CliTestSupport.run("train", "--data", train.toString(), "--head", "pointwise", "--epochs",
+                "3", "--save", model.toString(), "--quiet").exit());
+        Path out = tmp.resolve("p.csv");
+        CliTestSupport.Run refused = CliTestSupport.run("predict", "--model", model.toString(), "--data",
+                held.toString(), "--out", out.toString(), "--target", "y", "--interval", "0.9", "--conformal",
+                "--quiet");
+        assertOneLineError(refused, "has no conformal intervals; fit them with 'regheads calibrate'");
+        CliTestSupport.Run c = CliTestSupport.run("calibrate", "--model", model.toString(), "--data", held.toString(),
+                "--save", calibrated.toString());
+        assertEquals(0, c.exit(), c.err());
+        assertTrue(c.out().startsWith("conformal intervals on 60 rows of " + held + " (target 'y')"), c.out());
+        assertEquals(4, c.out().lines().filter(l -> l.contains("widened by")).count(), c.out());
+        CliTestSupport.Run p = CliTestSupport.run("predict", "--model", calibrated.toString(), "--data",
+                held.toString(), "--out", out.toString(), "--target", "y", "--interval", "0.9", "--conformal",
+                "--digits", "17", "--quiet");
+        assertEquals(0, p.exit(), p.err());
+        List<String> lines = Files.readAllLines(out);
+        assertEquals("mean,median,q0.05,q0.95,log_density,lower,upper", lines.get(0));
+        RegressionModel m = RegressionModel.load(calibrated);
+        double[][] iv = m.conformalInterval(CsvLoader.load(held, "y"), 0.9);
+        for (int i = 0; i < 60; i++) {
+            String[] cells = lines.get(i + 1).split(",");
+            assertEquals(iv[0][i], Double.parseDouble(cells[5]), 1e-9 * Math.max(1, Math.abs(iv[0][i])));
+            assertEquals(iv[1][i], Double.parseDouble(cells[6]), 1e-9 * Math.max(1, Math.abs(iv[1][i])));
+        }
+        CliTestSupport.Run level = CliTestSupport.run("predict", "--model", calibrated.toString(), "--data",
+                held.toString(), "--out", out.toString(), "--target", "y", "--interval", "0.7", "--conformal", "--quiet");
+        assertOneLineError(level, "--interval 0.7 is not a calibrated level");
+    }
+
     @Test
     void malformedRowsNameTheLine() throws IOException {
         Path train = CliTestSupport.linearCsv(tmp, "train.csv", 60);

@@ -108,6 +108,21 @@ public record Evaluation(int rows, double nll, double crps, double rmse, double 
         return s / v.length;
     }
 
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Evaluation e && e.rows == rows && Double.compare(e.nll, nll) == 0
+                && Double.compare(e.crps, crps) == 0 && Double.compare(e.rmse, rmse) == 0
+                && Double.compare(e.mae, mae) == 0 && Arrays.equals(e.levels, levels)
+                && Arrays.equals(e.coverage, coverage) && Arrays.equals(e.meanWidth, meanWidth)
+                && Arrays.equals(e.pitCounts, pitCounts);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(rows, nll, crps, rmse, mae, Arrays.hashCode(levels), Arrays.hashCode(coverage),
+                Arrays.hashCode(meanWidth), Arrays.hashCode(pitCounts));
+    }
+
     /** {@return the central-interval levels (a copy)} */
     @Override
     public double[] levels() {

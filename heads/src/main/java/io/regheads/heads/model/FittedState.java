@@ -6,15 +6,21 @@ import io.regheads.core.internal.Checks;
 /**
  * What a fitted model knows of its training data besides its weights, saved with it: the x scaler, the target
  * pipeline, the training mean and population standard deviation of each feature (null when they overflow double;
- * {@link RegressionModel#outOfRange} compares new rows with them), the provenance of the fit (null if unknown) and
- * the column names. Immutable once made (the arrays are not handed out).
+ * {@link RegressionModel#outOfRange} compares new rows with them), the provenance of the fit (null if unknown),
+ * the column names, and the conformal intervals fitted after training (null if none). Immutable once made (the
+ * arrays are not handed out).
  */
 record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
-        ModelProvenance provenance, ColumnNames names) {
+        ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal) {
 
     /** This state with other feature statistics and provenance (after a training run made outside {@code fit}). */
     FittedState withTraining(double[] mean, double[] sd, ModelProvenance p) {
-        return new FittedState(xScaler, target, mean, sd, p, names);
+        return new FittedState(xScaler, target, mean, sd, p, names, conformal);
+    }
+
+    /** This state with conformal intervals. */
+    FittedState withConformal(ConformalIntervals c) {
+        return new FittedState(xScaler, target, inputMean, inputSd, provenance, names, c);
     }
 
     /**

@@ -29,7 +29,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * state.<name>} for the head's state ({@code RegressionHead#state()}), {@code x.mean}, {@code x.scale}, {@code
  * y.min}, {@code y.max} (the unit scaler's bounds), {@code target.shift} (LOG only), {@code inputs.mean}, {@code
  * inputs.sd} (training feature statistics; absent when they overflow), the provenance ({@code provenance.*}, {@link
- * ModelProvenance}) and the column names ({@code names.*}, {@link ColumnNames}). A file of another version is
+ * ModelProvenance}), the column names ({@code names.*}, {@link ColumnNames}) and conformal intervals if fitted
+ * ({@code conformal.rows}, {@code conformal.levels}, {@code conformal.offsets}). A file of another version is
  * refused in one line. Stateless.
  */
 final class ModelFile {
@@ -69,6 +70,11 @@ final class ModelFile {
             p.putAll(f.provenance().toProperties());
         }
         f.names().write(p);
+        if (f.conformal() != null) {
+            p.setProperty("conformal.rows", Integer.toString(f.conformal().rows()));
+            p.setProperty("conformal.levels", join(f.conformal().levels()));
+            p.setProperty("conformal.offsets", join(f.conformal().offsets()));
+        }
         return Checkpoint.of(metadata(p), params);
     }
 
@@ -122,8 +128,10 @@ final class ModelFile {
             Checks.require(mean.length == width && sd.length == width,
                     "inputs.mean and inputs.sd must have %d values, got %d and %d", width, mean.length, sd.length);
         }
+        ConformalIntervals conformal = p.getProperty("conformal.rows") == null ? null : new ConformalIntervals(
+                s.integer("conformal.rows"), numbers(s, "conformal.levels"), numbers(s, "conformal.offsets"));
         FittedState fitted = new FittedState(xScaler, new TargetPipeline(ts, mc.head().targetScaling()), mean, sd,
-                ModelProvenance.read(p).orElse(null), ColumnNames.read(p, width));
+                ModelProvenance.read(p).orElse(null), ColumnNames.read(p, width), conformal);
         Map<String, Double> state = new LinkedHashMap<>();
         Settings st = Settings.of(p, STATE_PREFIX);
         for (String key : new TreeSet<>(p.stringPropertyNames())) {

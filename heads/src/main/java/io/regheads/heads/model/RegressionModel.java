@@ -187,7 +187,7 @@ public final class RegressionModel {
             head = adapted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
         }
         fitted = new FittedState(xScaler, target, stats[0], stats[1], null,
-                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth));
+                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth), null);
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(asTrainable(), h.train(), h.validation());
@@ -343,6 +343,47 @@ public final class RegressionModel {
             }
         }
         return Evaluation.of(predict(data), predictPoint(data), y, levels);
+    }
+
+    /**
+     * Fits split-conformal central intervals on {@code calibration}, rows the model did not train on, and keeps them
+     * with the model (saved with it): {@link ConformalIntervals} widens (or narrows) the model's own central
+     * intervals by an offset per level, so that a new row from the same distribution as the calibration rows is
+     * covered with probability at least the level (at most the level + 1/(n + 1)). Replaces any earlier fit.
+     *
+     * @param calibration rows with finite targets, columns matched by name; at least {@code L / (1 - L)} rows for a
+     *                    level L
+     * @param levels      levels in (0, 1), increasing; none for 50, 80, 90 and 95%
+     * @return the fitted intervals
+     * @throws IllegalArgumentException if the model is not fitted, a column is missing or unknown, a target is not
+     *                                  finite, or there are too few rows for a level
+     */
+    public ConformalIntervals calibrateIntervals(Dataset calibration, double... levels) {
+        Checks.notNull("calibration", calibration);
+        ConformalIntervals c = ConformalIntervals.fit(predict(calibration), calibration.y(), levels);
+        fitted = fitted.withConformal(c);
+        return c;
+    }
+
+    /** The conformal intervals of {@link #calibrateIntervals}, if fitted. */
+    public Optional<ConformalIntervals> conformalIntervals() {
+        requireFitted();
+        return Optional.ofNullable(fitted.conformal());
+    }
+
+    /**
+     * The conformal central interval at {@code level} for the rows of {@code data} (columns by name): {@code
+     * conformalIntervals().get().interval(predict(data), level)}.
+     *
+     * @return {@code [2][B]}: lower ends, then upper ends
+     * @throws IllegalArgumentException if the model is not fitted, has no conformal intervals (call {@link
+     *                                  #calibrateIntervals} first) or none at this level, or a column is missing
+     */
+    public double[][] conformalInterval(Dataset data, double level) {
+        requireFitted();
+        Checks.require(fitted.conformal() != null, "this model has no conformal intervals: calibrateIntervals(rows "
+                + "it did not train on) first");
+        return fitted.conformal().interval(predict(data), level);
     }
 
     /**

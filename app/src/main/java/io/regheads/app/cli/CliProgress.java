@@ -7,7 +7,8 @@ import io.regheads.core.train.TrainingResult;
 import java.io.PrintWriter;
 
 /**
- * The training listener of the commands: progress on stderr unless {@code --quiet}, and warnings (heavy-tailed
+ * The training listener of the commands: progress on stderr unless {@code --quiet} (a line rewritten in place on a
+ * terminal, plain lines at most every 5 s into a file or pipe), and warnings (heavy-tailed
  * targets, clipped targets, inputs far outside the training range, a run that learned nothing) always, as a line
  * {@code warning: <message>} on the command's error stream. {@code --quiet} silences progress only.
  *
@@ -30,7 +31,10 @@ final class CliProgress implements ProgressListener {
      * @param err   where warnings go (the command's error stream)
      */
     static ProgressListener of(boolean quiet, PrintWriter err) {
-        return new CliProgress(quiet ? ProgressListener.none() : new ConsoleProgress(System.err), err);
+        ProgressListener p = quiet ? ProgressListener.none()
+                : System.console() != null ? new ConsoleProgress(System.err)
+                : ConsoleProgress.plain(System.err, java.time.Duration.ofSeconds(5)); // a log file or a pipe
+        return new CliProgress(p, err);
     }
 
     @Override

@@ -12,11 +12,15 @@ import java.util.Locale;
  * epoch 3/300  step 17/40  loss 0.01234  val 0.02345  best 0.02100 @2  1.2s
  * </pre>
  * Step updates are throttled to one per {@code minInterval} (default 100 ms); epoch ends always print; {@link
- * #onFinish} prints the final summary and a newline. Not thread-safe (one per training run).
+ * #onFinish} prints the final summary and a newline.
+ *
+ * <p>For a log file or a pipe ({@link #plain}): no carriage returns and no step updates, one line per epoch end at
+ * most every {@code minInterval}, and the final summary. Not thread-safe (one per training run).
  */
 public final class ConsoleProgress implements ProgressListener {
     private final PrintStream out;
     private final long minIntervalNanos;
+    private final boolean plain;
     private long lastPrint = Long.MIN_VALUE;
     private int lastLength;
 
@@ -30,14 +34,30 @@ public final class ConsoleProgress implements ProgressListener {
      * @param minInterval minimum time between step updates, {@code >= 0}
      */
     public ConsoleProgress(PrintStream out, Duration minInterval) {
+        this(out, minInterval, false);
+    }
+
+    private ConsoleProgress(PrintStream out, Duration minInterval, boolean plain) {
         this.out = Checks.notNull("out", out);
         Checks.notNull("minInterval", minInterval);
         Checks.require(!minInterval.isNegative(), "minInterval must be >= 0, got %s", minInterval);
         this.minIntervalNanos = minInterval.toNanos();
+        this.plain = plain;
+    }
+
+    /**
+     * Plain lines for a log file or a pipe: one line per epoch end, at most every {@code minInterval} (e.g. 5 s),
+     * and the final summary; no carriage returns.
+     */
+    public static ConsoleProgress plain(PrintStream out, Duration minInterval) {
+        return new ConsoleProgress(out, minInterval, true);
     }
 
     @Override
     public void onStep(Progress p) {
+        if (plain) {
+            return;
+        }
         long now = System.nanoTime();
         if (lastPrint != Long.MIN_VALUE && now - lastPrint < minIntervalNanos) {
             return;
@@ -48,7 +68,16 @@ public final class ConsoleProgress implements ProgressListener {
 
     @Override
     public void onEpochEnd(Progress p) {
-        lastPrint = System.nanoTime();
+        long now = System.nanoTime();
+        if (plain) {
+            if (lastPrint == Long.MIN_VALUE || now - lastPrint >= minIntervalNanos || p.epoch() == p.maxEpochs()) {
+                lastPrint = now;
+                out.println(format(p));
+                out.flush();
+            }
+            return;
+        }
+        lastPrint = now;
         print(format(p));
     }
 
@@ -65,6 +94,11 @@ public final class ConsoleProgress implements ProgressListener {
 
     @Override
     public void onFinish(TrainingResult r) {
+        if (plain) {
+            out.println(r.message());
+            out.flush();
+            return;
+        }
         print(r.message());
         out.print('\n');
         out.flush();

@@ -49,4 +49,24 @@ class ConsoleProgressTest {
         }
         assertEquals(1, bytes.toString(StandardCharsets.UTF_8).split("\r", -1).length - 1);
     }
+
+    /** For a file or pipe: no carriage return, no step lines, epoch lines throttled (the last one always), the end. */
+    @Test
+    void plainLinesForLogFiles() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ConsoleProgress c = ConsoleProgress.plain(new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                Duration.ofHours(1));
+        for (int e = 1; e <= 3; e++) {
+            c.onStep(new Progress(e, 3, 1, 4, 1, Double.NaN, Double.NaN, 0, Duration.ZERO));
+            c.onEpochEnd(new Progress(e, 3, 4, 4, 1, 2, 2, 1, Duration.ZERO));
+        }
+        c.onWarning("careful");
+        c.onFinish(new TrainingResult(3, 1, 2, List.of(1.0, 1.0, 1.0), List.of(2.0, 2.0, 2.0),
+                TrainingResult.StopReason.MAX_EPOCHS, "done", 12, Duration.ZERO));
+        String s = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(!s.contains("\r"), s);
+        assertEquals(List.of("epoch 1/3  step 4/4  loss 1.0000  val 2.0000  best 2.0000 @1  0.0s",
+                "epoch 3/3  step 4/4  loss 1.0000  val 2.0000  best 2.0000 @1  0.0s", "warning: careful", "done"),
+                s.lines().toList());
+    }
 }

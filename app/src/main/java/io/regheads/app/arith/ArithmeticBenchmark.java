@@ -27,6 +27,8 @@ import io.regheads.tokenizers.text.XValCodec;
 import io.regheads.tokenizers.text.XValEncoding;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Locale;
 import org.nd4j.linalg.api.buffer.DataType;
 
@@ -174,9 +176,10 @@ public final class ArithmeticBenchmark {
             Checks.require(expr || !v.isXVal(), "variant %s applies to EXPRESSIONS only, got task %s", v,
                     config.task());
         }
-        List<Example> train = data(config, Split.TRAIN, config.trainSize());
-        List<Example> testIn = data(config, Split.TEST_IN, config.testSize());
-        List<Example> testOut = data(config, Split.TEST_OUT, config.testSize());
+        List<Example> train = data(config, Split.TRAIN, config.trainSize(), Set.of());
+        Set<String> seen = train.stream().map(Example::text).collect(Collectors.toSet());
+        List<Example> testIn = data(config, Split.TEST_IN, config.testSize(), seen); // no training problem in a test
+        List<Example> testOut = data(config, Split.TEST_OUT, config.testSize(), seen);
         List<Result> results = new ArrayList<>();
         for (Variant v : variants) {
             long start = System.nanoTime();
@@ -198,9 +201,9 @@ public final class ArithmeticBenchmark {
         return results;
     }
 
-    static List<Example> data(Config c, Split split, int n) {
+    static List<Example> data(Config c, Split split, int n, Set<String> exclude) {
         return c.task() == Task.EXPRESSIONS ? ArithmeticTask.expressions(n, split, c.minOperands(), c.maxOperands(),
-                c.seed()) : ArithmeticTask.multiplications(n, split, c.seed());
+                c.seed(), exclude) : ArithmeticTask.multiplications(n, split, c.seed(), exclude);
     }
 
     static double[] labels(List<Example> examples) {

@@ -6,6 +6,7 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 
@@ -26,8 +27,10 @@ import org.apache.commons.rng.simple.RandomSource;
  * in-distribution test; out of distribution one factor (random side) has 4 digits and the other 1..4. The label is
  * the exact product.
  *
- * <p>Train and test sets are drawn with different seeds from the same distribution; a test expression may repeat a
- * training one by chance (rare: the in-distribution space has about 10^11 four-operand trees).
+ * <p>Train and test sets are drawn with different seeds from the same distribution, and a test set drawn with the
+ * training set's problems as {@code exclude} holds none of them: a draw that repeats an excluded problem is
+ * replaced by the next draw (the small multiplications repeat often: about 1 in 9 training problems has two
+ * one-digit factors, of which there are only 81).
  *
  * <p>Stateless and thread-safe.
  */
@@ -68,18 +71,32 @@ public final class ArithmeticTask {
      * @throws IllegalArgumentException on an argument out of range
      */
     public static List<Example> expressions(int n, Split split, int minOperands, int maxOperands, long seed) {
+        return expressions(n, split, minOperands, maxOperands, seed, Set.of());
+    }
+
+    /**
+     * As {@link #expressions(int, Split, int, int, long)}, none of whose texts is in {@code exclude}.
+     *
+     * @throws IllegalStateException if 1000 n draws do not give n problems outside {@code exclude}
+     */
+    public static List<Example> expressions(int n, Split split, int minOperands, int maxOperands, long seed,
+            Set<String> exclude) {
         Checks.atLeast("n", n, 1);
         Checks.notNull("split", split);
         Checks.inRange("minOperands", minOperands, 2, 4);
         Checks.inRange("maxOperands", maxOperands, minOperands, 4);
+        Checks.notNull("exclude", exclude);
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed * 3 + split.ordinal());
         List<Example> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
+        for (long draws = 0; out.size() < n; draws++) {
+            checkDraws(draws, n, exclude);
             int ops = minOperands + rng.nextInt(maxOperands - minOperands + 1);
             BigDecimal[] value = new BigDecimal[1];
             String text = tree(ops, split, rng, value);
             BigDecimal r = value[0].signum() == 0 ? BigDecimal.ZERO : value[0].round(new MathContext(3, RoundingMode.HALF_UP));
-            out.add(new Example(text, r.doubleValue()));
+            if (!exclude.contains(text)) {
+                out.add(new Example(text, r.doubleValue()));
+            }
         }
         return out;
     }
@@ -125,11 +142,22 @@ public final class ArithmeticTask {
      * @throws IllegalArgumentException if n < 1 or split is null
      */
     public static List<Example> multiplications(int n, Split split, long seed) {
+        return multiplications(n, split, seed, Set.of());
+    }
+
+    /**
+     * As {@link #multiplications(int, Split, long)}, none of whose texts is in {@code exclude}.
+     *
+     * @throws IllegalStateException if 1000 n draws do not give n problems outside {@code exclude}
+     */
+    public static List<Example> multiplications(int n, Split split, long seed, Set<String> exclude) {
         Checks.atLeast("n", n, 1);
         Checks.notNull("split", split);
+        Checks.notNull("exclude", exclude);
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed * 3 + split.ordinal() + 1_000_003);
         List<Example> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
+        for (long draws = 0; out.size() < n; draws++) {
+            checkDraws(draws, n, exclude);
             long a;
             long b;
             if (split == Split.TEST_OUT) {
@@ -142,9 +170,19 @@ public final class ArithmeticTask {
                 a = factor(1 + rng.nextInt(3), rng);
                 b = factor(1 + rng.nextInt(3), rng);
             }
-            out.add(new Example(a + "*" + b, (double) (a * b)));
+            String text = a + "*" + b;
+            if (!exclude.contains(text)) {
+                out.add(new Example(text, (double) (a * b)));
+            }
         }
         return out;
+    }
+
+    private static void checkDraws(long draws, int n, Set<String> exclude) {
+        if (draws >= 1000L * n) {
+            throw new IllegalStateException(draws + " draws gave fewer than " + n + " problems outside the "
+                    + exclude.size() + " excluded ones");
+        }
     }
 
     /** A uniform d-digit integer (1..9 for d = 1). */

@@ -14,6 +14,8 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class ArithmeticTaskTest {
@@ -75,6 +77,46 @@ class ArithmeticTaskTest {
                 4, 5));
         assertNotEquals(ArithmeticTask.expressions(5, Split.TRAIN, 2, 4, 5), ArithmeticTask.expressions(5,
                 Split.TEST_IN, 2, 4, 5));
+    }
+
+    /**
+     * The benchmark's test sets hold no training problem: without the exclusion, more than a tenth of the
+     * in-distribution multiplications (many with two one-digit factors) repeat a training one; with it, none, in
+     * either task.
+     */
+    @Test
+    void testProblemsAreNeverTrainingProblems() {
+        for (ArithmeticBenchmark.Task task : ArithmeticBenchmark.Task.values()) {
+            ArithmeticBenchmark.Config c = task == ArithmeticBenchmark.Task.EXPRESSIONS
+                    ? ArithmeticBenchmark.Config.expressions(3000, 1000, 1, 7)
+                    : ArithmeticBenchmark.Config.multiplication(3000, 1000, 1, 7);
+            List<Example> train = ArithmeticBenchmark.data(c, Split.TRAIN, c.trainSize(), Set.of());
+            Set<String> seen = train.stream().map(Example::text).collect(Collectors.toSet());
+            List<Example> overlapping = ArithmeticBenchmark.data(c, Split.TEST_IN, c.testSize(), Set.of());
+            long repeats = overlapping.stream().filter(e -> seen.contains(e.text())).count();
+            if (task == ArithmeticBenchmark.Task.MULTIPLICATION) {
+                assertTrue(repeats > 100, "the unrestricted draw repeats training problems: " + repeats);
+            }
+            for (Split split : new Split[] {Split.TEST_IN, Split.TEST_OUT}) {
+                List<Example> test = ArithmeticBenchmark.data(c, split, c.testSize(), seen);
+                assertEquals(c.testSize(), test.size());
+                assertTrue(test.stream().noneMatch(e -> seen.contains(e.text())), task + " " + split);
+            }
+        }
+        assertThrows(IllegalStateException.class, () -> ArithmeticTask.multiplications(10, Split.TRAIN, 1,
+                new java.util.AbstractSet<String>() { // every problem excluded
+                    public boolean contains(Object o) {
+                        return true;
+                    }
+
+                    public java.util.Iterator<String> iterator() {
+                        return java.util.Collections.emptyIterator();
+                    }
+
+                    public int size() {
+                        return Integer.MAX_VALUE;
+                    }
+                }));
     }
 
     @Test

@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -20,10 +19,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * @param tails half-normal tails beyond [0, 1]
  */
 public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "histogram";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+    /** The registry name {@code histogram}, settings version 1 (the newest this class reads). */
+    public static final Kind KIND = new Kind("histogram", 1);
 
     /** @throws IllegalArgumentException if bins is below 1, or below 2 with tails */
     public HistogramSpec {
@@ -36,29 +33,20 @@ public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static HistogramSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "bins", "tails");
+        Settings s = KIND.read(p, "bins", "tails");
         int bins = s.integer("bins");
         boolean tails = s.bool("tails");
         return s.validated(() -> new HistogramSpec(bins, tails));
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("bins", Integer.toString(bins));
-        m.put("tails", Boolean.toString(tails));
-        return m;
+        return Settings.writer().put("bins", bins).put("tails", tails).map();
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -23,10 +22,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
  */
 public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "xval";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+    /** The registry name {@code xval}, settings version 1 (the newest this class reads). */
+    public static final Kind KIND = new Kind("xval", 1);
 
     /** @throws IllegalArgumentException if hidden is below 1 */
     public XValSpec {
@@ -39,29 +36,20 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static XValSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "hidden", "learnedVariance");
+        Settings s = KIND.read(p, "hidden", "learnedVariance");
         int hidden = s.integer("hidden");
         boolean learned = s.bool("learnedVariance");
         return s.validated(() -> new XValSpec(hidden, learned));
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("hidden", Integer.toString(hidden));
-        m.put("learnedVariance", Boolean.toString(learnedVariance));
-        return m;
+        return Settings.writer().put("hidden", hidden).put("learnedVariance", learnedVariance).map();
     }
 
     @Override

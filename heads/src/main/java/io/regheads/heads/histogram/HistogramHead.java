@@ -29,99 +29,46 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class HistogramHead implements RegressionHead<Linear.Cache> {
 
-    /**
-     * @param inputWidth D
-     * @param borders    n + 1 strictly increasing borders
-     * @param tails      half-normal tails on the outer bins (full support)
-     * @param seed       initialisation seed
-     */
-    public record Config(int inputWidth, double[] borders, boolean tails, long seed) {
-        /**
-         * @param inputWidth D, at least 1
-         * @param borders    ascending bin borders, at least 2 (copied)
-         * @param tails      half-normal tails outside the outer bins
-         * @param seed       initialisation seed
-         * @throws IllegalArgumentException on an input width below 1 or invalid borders
-         */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-            Checks.require(borders != null && borders.length >= 2, "borders must have at least 2 entries");
-            borders = borders.clone();
-            // validates the borders (and tails needing 2 bins) once, here
-            new HistogramDistribution(borders, new double[][] {uniform(borders.length - 1)}, tails);
-        }
-
-        /** {@code bins} equal bins on [0, 1], no tails (the paper's Riemann baseline; the PyTorch reference implementation uses 256). */
-        public static Config unit(int inputWidth, int bins, long seed) {
-            return new Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), false, seed);
-        }
-
-        /** {@return the number of bins} */
-        public int bins() {
-            return borders.length - 1;
-        }
-
-        /** {@return a copy of the bin borders} */
-        @Override
-        public double[] borders() {
-            return borders.clone();
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Config c && c.inputWidth == inputWidth && Arrays.equals(c.borders, borders)
-                    && c.tails == tails && c.seed == seed;
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(borders) * 31 + inputWidth + (tails ? 1 : 0) + Long.hashCode(seed);
-        }
-
-        @Override
-        public String toString() {
-            return "HistogramHead.Config[inputWidth=" + inputWidth + ", bins=" + bins() + ", range=[" + borders[0] + ", "
-                    + borders[borders.length - 1] + "], tails=" + tails + ", seed=" + seed + "]";
-        }
-
-        private static double[] uniform(int n) {
-            double[] p = new double[n];
-            Arrays.fill(p, 1.0 / n);
-            return p;
-        }
-    }
-
-    private final Config config;
+    private final HistogramSpec spec;
+    private final int inputWidth;
+    private final long seed;
+    private final int n;
     private final Linear proj;
     private final double[] centres;
     private final Bins bins; // checked once, shared by every distribution this head builds
 
     /**
-     * A head with freshly initialised parameters.
+     * A head with freshly initialised parameters ({@link HistogramSpec#build} calls it), its bins the spec's
+     * ({@link HistogramSpec#borders()}).
      *
-     * @param config sizes, borders and seed
-     * @param type   FLOAT or DOUBLE
+     * @param spec       the head's settings: bins, range and tails
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec or an input width below 1
      */
-    public HistogramHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
-        int n = config.bins();
-        this.proj = new Linear("histogram", config.inputWidth(), n, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
-        double[] b = config.borders();
+    public HistogramHead(HistogramSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.seed = seed;
+        this.n = spec.bins();
+        this.proj = new Linear("histogram", inputWidth, n, type, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
+        double[] b = spec.borders();
         this.centres = new double[n];
         for (int i = 0; i < n; i++) {
             centres[i] = 0.5 * (b[i] + b[i + 1]);
         }
-        this.bins = Bins.of(b, config.tails());
+        this.bins = Bins.of(b, spec.tails());
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public HistogramSpec spec() {
+        return spec;
     }
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -133,13 +80,12 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
     @Override
     public Targets targets(double[] y) {
         Checks.allFinite("y", y);
-        int n = config.bins();
         int[] tokens = new int[y.length];
         for (int i = 0; i < y.length; i++) {
             int bin = bins.binOf(y[i]);
             if (bin < 0 || bin >= n) {
-                Checks.require(config.tails(), "y must be inside the borders [%s, %s] (no tails), got %s at index %d",
-                        config.borders[0], config.borders[n], y[i], i);
+                Checks.require(bins.tails, "y must be inside the borders [%s, %s] (no tails), got %s at index %d",
+                        bins.borders[0], bins.borders[n], y[i], i);
                 bin = bin < 0 ? 0 : n - 1;
             }
             tokens[i] = bin;
@@ -154,9 +100,9 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Linear.Cache c = proj.forward(phi, arena);
-        INDArray logits = arena.view(c.output(), phi.size(0), 1, config.bins()); // [B, 1, n] view
+        INDArray logits = arena.view(c.output(), phi.size(0), 1, n); // [B, 1, n] view
         return new Forward<>(new TokenLogits(logits, centres, null), c);
     }
 
@@ -171,7 +117,7 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         Linear.Cache c = forward.cache();
         INDArray dLogits = ((TokenLogits) dOutput).logits();
-        Checks.shape("dOutput logits", dLogits, c.output().size(0), 1, config.bins());
+        Checks.shape("dOutput logits", dLogits, c.output().size(0), 1, n);
         // [B, n] view (a copy first only if dLogits is not c-ordered and contiguous)
         INDArray d = arena.view(Host.contiguous(dLogits, dLogits.dataType()), c.output().shape());
         return proj.backward(c, d, arena);
@@ -187,9 +133,8 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public HistogramDistribution distribution(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         int b = (int) phi.size(0);
-        int n = config.bins();
         double[] v = proj.inferRows("phi", phi); // [B * n] logits
         double[] p = new double[Math.multiplyExact(b, n)]; // [B * n]
         double[] lp = new double[p.length]; // [B * n]
@@ -222,7 +167,6 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
     @Override
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
-        int n = config.bins();
         int size = Math.multiplyExact(rows, n);
         boolean isFloat = proj.dataType() == DataType.FLOAT;
         float[] exps = isFloat ? new float[size] : null; // [B * n] each row's exp(l - max), for the probabilities
@@ -245,8 +189,8 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
             public void add(INDArray phi, int row, Arena arena) {
                 int added = DistributionBuilder.checkChunk(phi, row, next, rows);
                 int b = added - next;
-                Checks.require(phi.size(1) == config.inputWidth() && phi.dataType() == proj.dataType(),
-                        "phi must be [b, %d] %s, got %s %s", config.inputWidth(), proj.dataType(),
+                Checks.require(phi.size(1) == inputWidth && phi.dataType() == proj.dataType(),
+                        "phi must be [b, %d] %s, got %s %s", inputWidth, proj.dataType(),
                         Arrays.toString(phi.shape()), phi.dataType());
                 INDArray logits = arena.get(proj.dataType(), b, n); // [b, n] = phi W; the bias is added on the host
                 Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
@@ -337,6 +281,6 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
 
     @Override
     public String toString() {
-        return "HistogramHead(" + config + ")";
+        return "HistogramHead(" + spec + ", D=" + inputWidth + ", seed=" + seed + ")";
     }
 }

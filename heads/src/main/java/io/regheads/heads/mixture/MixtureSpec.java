@@ -27,12 +27,21 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
     /** @throws IllegalArgumentException if components is below 1 or the floor is negative or not finite */
     public MixtureSpec {
         Checks.atLeast("components", components, 1);
-        MixtureHead.Config.checkFloor(sigmaFloor);
+        Checks.require(sigmaFloor >= 0 && sigmaFloor < Double.POSITIVE_INFINITY,
+                "sigmaFloor must be >= 0 and finite, got %s", sigmaFloor);
     }
 
     /** A new head's spec: the floor {@link MixtureHead#SIGMA_FLOOR}. */
     public MixtureSpec(int components) {
         this(components, MixtureHead.SIGMA_FLOOR);
+    }
+
+    /**
+     * The paper's default (and the PyTorch reference implementation's): 10 components, the floor {@link
+     * MixtureHead#SIGMA_FLOOR}.
+     */
+    public static MixtureSpec paper() {
+        return new MixtureSpec(10);
     }
 
     /**
@@ -65,7 +74,7 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
 
     @Override
     public MixtureHead build(int inputWidth, long seed, DataType type) {
-        return new MixtureHead(new MixtureHead.Config(inputWidth, components, seed, sigmaFloor), type);
+        return new MixtureHead(this, inputWidth, seed, type);
     }
 
     /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */

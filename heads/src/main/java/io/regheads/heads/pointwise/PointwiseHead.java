@@ -32,53 +32,36 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
-    /**
-     * @param inputWidth D
-     * @param sigmoid    squash the output into (0, 1)
-     * @param seed       initialisation seed
-     */
-    public record Config(int inputWidth, boolean sigmoid, long seed) {
-        /**
-         * @param inputWidth D, at least 1
-         * @param sigmoid    squash the output into (0, 1)
-         * @param seed       initialisation seed
-         * @throws IllegalArgumentException on an input width below 1
-         */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-        }
-
-        /**
-         * {@return a linear output (no sigmoid)}
-         * @param inputWidth D, at least 1
-         * @param seed       initialisation seed
-         */
-        public static Config linear(int inputWidth, long seed) {
-            return new Config(inputWidth, false, seed);
-        }
-    }
-
     /** The name of the saved noise level in {@link #state()}. */
     public static final String NOISE_STD = "noiseStd";
 
-    private final Config config;
+    private final PointwiseSpec spec;
+    private final int inputWidth;
+    private final long seed;
+    private final boolean sigmoid;
     private final Linear proj;
     private volatile double noiseStd = 1.0;
 
     /**
-     * A head with freshly initialised parameters.
+     * A head with freshly initialised parameters ({@link PointwiseSpec#build} calls it).
      *
-     * @param config sizes and seed
-     * @param type   FLOAT or DOUBLE
+     * @param spec       the head's settings
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec or an input width below 1
      */
-    public PointwiseHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
-        this.proj = new Linear("pointwise", config.inputWidth(), 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
+    public PointwiseHead(PointwiseSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.seed = seed;
+        this.sigmoid = spec.sigmoid();
+        this.proj = new Linear("pointwise", inputWidth, 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public PointwiseSpec spec() {
+        return spec;
     }
 
     /** The standard deviation of the Gaussian that {@link #distribution} reports around the point prediction. */
@@ -93,7 +76,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -113,10 +96,10 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = arena.view(c.output(), phi.size(0)); // [B] view of [B, 1]
-        if (config.sigmoid()) {
+        if (sigmoid) {
             double[] v = Host.doubles(values);
             for (int i = 0; i < v.length; i++) {
                 v[i] = 1 / (1 + Math.exp(-v[i]));
@@ -145,7 +128,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         double[] dr = new double[b];
         for (int i = 0; i < b; i++) {
             double s = out[i]; // the output: sigmoid(z) when squashing
-            dr[i] = config.sigmoid() ? dv[i] * s * (1 - s) : dv[i];
+            dr[i] = sigmoid ? dv[i] * s * (1 - s) : dv[i];
         }
         Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
@@ -198,9 +181,9 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
      */
     public double[] predict(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         double[] v = proj.inferRows("phi", phi); // [B]
-        if (config.sigmoid()) {
+        if (sigmoid) {
             for (int i = 0; i < v.length; i++) {
                 v[i] = 1 / (1 + Math.exp(-v[i]));
             }
@@ -240,7 +223,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
                     if (!Double.isFinite(mu[i])) {
                         mu[i] = proj.inferRowInDouble("phi", phi, i - row, i)[0];
                     }
-                    if (config.sigmoid()) {
+                    if (sigmoid) {
                         mu[i] = 1 / (1 + Math.exp(-mu[i]));
                     }
                 }
@@ -259,6 +242,6 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     @Override
     public String toString() {
-        return "PointwiseHead(" + config + ")";
+        return "PointwiseHead(" + spec + ", D=" + inputWidth + ", seed=" + seed + ")";
     }
 }

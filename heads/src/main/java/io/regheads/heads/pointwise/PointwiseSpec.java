@@ -41,7 +41,7 @@ public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
 
     @Override
     public PointwiseHead build(int inputWidth, long seed, DataType type) {
-        return new PointwiseHead(new PointwiseHead.Config(inputWidth, sigmoid, seed), type);
+        return new PointwiseHead(this, inputWidth, seed, type);
     }
 
     /** @return MIN_MAX with the sigmoid (y01 in (0, 1)), else CENTRED_MIN_MAX (y01 - 0.5) */

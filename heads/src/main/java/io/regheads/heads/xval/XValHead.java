@@ -53,25 +53,6 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     public static final String NOISE_STD = "noiseStd";
 
     /**
-     * @param inputWidth      D >= 1
-     * @param hidden          H >= 1 (the paper: the embedding width D)
-     * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
-     * @param seed            initialisation seed
-     */
-    public record Config(int inputWidth, int hidden, boolean learnedVariance, long seed) {
-        /** @throws IllegalArgumentException on a width &lt; 1 */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-            Checks.atLeast("hidden", hidden, 1);
-        }
-
-        /** The paper's head: hidden width D, point output. */
-        public static Config of(int inputWidth, long seed) {
-            return new Config(inputWidth, inputWidth, false, seed);
-        }
-    }
-
-    /**
      * What backward needs: the caches of the two layers and the activation.
      *
      * @param fc1  {@code phi W1 + b1}, {@code [B, H]}
@@ -80,7 +61,10 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     public record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
 
-    private final Config config;
+    private final XValSpec spec;
+    private final int inputWidth;
+    private final long seed;
+    private final boolean learnedVariance;
     private final DataType type;
     private final Linear fc1;
     private final GELU gelu = new GELU(GELU.Form.TANH);
@@ -89,25 +73,33 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     private volatile double noiseStd = 1.0;
 
     /**
-     * @param type FLOAT or DOUBLE
-     * @throws IllegalArgumentException on a null config or another type
+     * A head with freshly initialised parameters ({@link XValSpec#build} calls it).
+     *
+     * @param spec       the head's settings: hidden width H and whether the variance is learned
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec, an input width below 1 or another type
      */
-    public XValHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
+    public XValHead(XValSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.seed = seed;
+        this.learnedVariance = spec.learnedVariance();
         Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE, "type must be FLOAT or DOUBLE, got %s",
                 type);
         this.type = type;
-        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
-        this.fc1 = new Linear("xval.fc1", config.inputWidth(), config.hidden(), type, rng);
-        this.fc2 = new Linear("xval.fc2", config.hidden(), config.learnedVariance() ? 2 : 1, type, rng);
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+        this.fc1 = new Linear("xval.fc1", inputWidth, spec.hidden(), type, rng);
+        this.fc2 = new Linear("xval.fc2", spec.hidden(), learnedVariance ? 2 : 1, type, rng);
         List<Param> p = new ArrayList<>(fc1.params());
         p.addAll(fc2.params());
         this.params = Collections.unmodifiableList(p);
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public XValSpec spec() {
+        return spec;
     }
 
     /** The reported standard deviation of the point head (unused with a learned variance). */
@@ -126,7 +118,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -144,7 +136,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
     @Override
     public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Checks.require(phi.dataType() == type, "phi must have data type %s, got %s", type, phi.dataType());
         int b = Math.toIntExact(phi.size(0));
         Linear.Cache c1 = fc1.forward(phi, arena); // [B, H]
@@ -152,7 +144,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         Linear.Cache c2 = fc2.forward(cg.output(), arena); // [B, 1 or 2]
         Cache cache = new Cache(c1, cg, c2);
         double[] o = Host.doubles(c2.output()); // [B * (1 or 2)]
-        if (!config.learnedVariance()) {
+        if (!learnedVariance) {
             INDArray values = arena.get(type, b); // [B]
             Host.write(o, values);
             return new Forward<>(new Scalar(values), cache);
@@ -185,7 +177,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         int b = Math.toIntExact(out.size(0));
         INDArray dOut = arena.get(type, out.shape());
         double[] dov = new double[Math.toIntExact(out.length())];
-        if (!config.learnedVariance()) {
+        if (!learnedVariance) {
             Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
                     dOutput.getClass().getSimpleName());
             double[] dv = Host.doubles(Checks.shape("dOutput values", ((Scalar) dOutput).values(), b)); // [B]
@@ -243,7 +235,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public void afterFit(INDArray phi, double[] y) {
-        if (config.learnedVariance()) {
+        if (learnedVariance) {
             return;
         }
         double[] pred = predict(phi);
@@ -260,7 +252,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** @return {@code {noiseStd}} for the point head; empty with a learned variance */
     @Override
     public Map<String, Double> state() {
-        return config.learnedVariance() ? Map.of() : Map.of(NOISE_STD, noiseStd);
+        return learnedVariance ? Map.of() : Map.of(NOISE_STD, noiseStd);
     }
 
     /**
@@ -272,7 +264,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     @Override
     public void restoreState(Map<String, Double> state) {
         Checks.notNull("state", state);
-        Set<String> names = config.learnedVariance() ? Set.of() : Set.of(NOISE_STD);
+        Set<String> names = learnedVariance ? Set.of() : Set.of(NOISE_STD);
         Checks.require(state.keySet().equals(names), "state must hold exactly %s, got %s", names, state.keySet());
         if (!names.isEmpty()) {
             setNoiseStd(state.get(NOISE_STD));
@@ -295,7 +287,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Checks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
@@ -324,6 +316,6 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     @Override
     public String toString() {
-        return "XValHead(" + config + ", " + type + ")";
+        return "XValHead(" + spec + ", D=" + inputWidth + ", seed=" + seed + ", " + type + ")";
     }
 }

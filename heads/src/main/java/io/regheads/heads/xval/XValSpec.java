@@ -12,8 +12,9 @@ import org.nd4j.linalg.api.buffer.DataType;
  * The xVal number head ({@link XValHead}) as a model's head: an MLP with {@code hidden} GELU units and a scalar
  * output on {@code y01 - 0.5}, trained with MSE; or, with {@code learnedVariance}, a Gaussian with a learned sigma
  * trained with its NLL ({@code ce}). The point head's noise level is its after-fit step ({@link XValHead#afterFit}),
- * as for the pointwise head. The xVal paper sets the hidden width to the embedding width: {@code new XValSpec(256,
- * false)} under the default 256-wide encoder.
+ * as for the pointwise head. The xVal paper sets the hidden width to the embedding width: {@link #paper(int)},
+ * {@code XValSpec.paper(256)} under the default 256-wide encoder. The spec is the head's whole configuration: {@code
+ * spec.build(D, seed, type)} makes the head.
  *
  * <p>Settings, version 1: {@code head=xval}, {@code head.version=1}, {@code head.hidden=<int>}, {@code
  * head.learnedVariance=true|false}.
@@ -28,6 +29,16 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
     /** @throws IllegalArgumentException if hidden is below 1 */
     public XValSpec {
         Checks.atLeast("hidden", hidden, 1);
+    }
+
+    /**
+     * The paper's head over a {@code width}-wide embedding: hidden width H = the embedding width, point output.
+     *
+     * @param width the embedding width D, which is also H
+     * @throws IllegalArgumentException if width is below 1
+     */
+    public static XValSpec paper(int width) {
+        return new XValSpec(width, false);
     }
 
     /**
@@ -54,7 +65,7 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
 
     @Override
     public XValHead build(int inputWidth, long seed, DataType type) {
-        return new XValHead(new XValHead.Config(inputWidth, hidden, learnedVariance, seed), type);
+        return new XValHead(this, inputWidth, seed, type);
     }
 
     /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */

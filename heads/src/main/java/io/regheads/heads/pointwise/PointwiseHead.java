@@ -9,11 +9,10 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureDistribution;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -33,14 +32,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     /** The name of the saved noise level in {@link #state()}. */
-    public static final String NOISE_STD = "noiseStd";
+    public static final String NOISE_STD = NoiseLevel.STATE_KEY;
 
     private final PointwiseSpec spec;
     private final int inputWidth;
     private final long seed;
     private final boolean sigmoid;
     private final Linear proj;
-    private volatile double noiseStd = 1.0;
+    private final NoiseLevel noise = new NoiseLevel();
 
     /**
      * A head with freshly initialised parameters ({@link PointwiseSpec#build} calls it).
@@ -66,12 +65,12 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
     /** The standard deviation of the Gaussian that {@link #distribution} reports around the point prediction. */
     public double noiseStd() {
-        return noiseStd;
+        return noise.std();
     }
 
     /** Sets the reported noise level; must be finite and > 0. */
     public void setNoiseStd(double std) {
-        this.noiseStd = Checks.positive("noiseStd", std);
+        noise.set(std);
     }
 
     @Override
@@ -135,7 +134,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     }
 
     /**
-     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}.
+     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))} ({@link NoiseLevel#fit}).
      *
      * @param phi {@code [B, D]} features of held-out rows
      * @param y   {@code [B]} their labels in head units
@@ -143,21 +142,13 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public void afterFit(INDArray phi, double[] y) {
-        double[] pred = predict(phi);
-        Checks.rowValues("y", y, pred.length);
-        Checks.allFinite("y", y);
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - y[i];
-            s += r * r;
-        }
-        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+        noise.fit(predict(phi), y);
     }
 
     /** @return {@code {noiseStd}} */
     @Override
     public Map<String, Double> state() {
-        return Map.of(NOISE_STD, noiseStd);
+        return noise.state();
     }
 
     /**
@@ -167,10 +158,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public void restoreState(Map<String, Double> state) {
-        Checks.notNull("state", state);
-        Checks.require(state.keySet().equals(Set.of(NOISE_STD)), "state must hold exactly %s, got %s", NOISE_STD,
-                state.keySet());
-        setNoiseStd(state.get(NOISE_STD));
+        noise.restore(state);
     }
 
     /**
@@ -194,10 +182,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     /** {@code N(predict(phi), noiseStd^2)} per row; the arguments and exceptions of {@link #predict}. */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        double[] mu = predict(phi);
-        double[] s = new double[mu.length];
-        Arrays.fill(s, noiseStd);
-        return MixtureDistribution.gaussian(mu, s);
+        return noise.around(predict(phi));
     }
 
     /**
@@ -210,7 +195,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
         double[] mu = new double[rows]; // [B]
-        double s = noiseStd;
+        double s = noise.std();
         return new DistributionBuilder() {
             private int next;
 
@@ -233,9 +218,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
             @Override
             public MixtureDistribution build() {
                 Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                double[] sd = new double[rows];
-                Arrays.fill(sd, s);
-                return MixtureDistribution.gaussian(mu, sd);
+                return NoiseLevel.gaussian(mu, s);
             }
         };
     }

@@ -12,9 +12,9 @@ import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +50,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** Smallest standard deviation the learned-variance output reports. */
     public static final double MIN_STD = 1e-6;
     /** The name of the saved noise level in {@link #state()}. */
-    public static final String NOISE_STD = "noiseStd";
+    public static final String NOISE_STD = NoiseLevel.STATE_KEY;
 
     /**
      * What backward needs: the caches of the two layers and the activation.
@@ -70,7 +70,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     private final GELU gelu = new GELU(GELU.Form.TANH);
     private final Linear fc2;
     private final List<Param> params;
-    private volatile double noiseStd = 1.0;
+    private final NoiseLevel noise = new NoiseLevel();
 
     /**
      * A head with freshly initialised parameters ({@link XValSpec#build} calls it).
@@ -104,7 +104,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     /** The reported standard deviation of the point head (unused with a learned variance). */
     public double noiseStd() {
-        return noiseStd;
+        return noise.std();
     }
 
     /**
@@ -113,7 +113,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      * @throws IllegalArgumentException unless std is finite and > 0
      */
     public void setNoiseStd(double std) {
-        this.noiseStd = Checks.positive("noiseStd", std);
+        noise.set(std);
     }
 
     @Override
@@ -226,8 +226,8 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     }
 
     /**
-     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}; nothing
-     * with a learned variance.
+     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))} ({@link
+     * NoiseLevel#fit}); nothing with a learned variance.
      *
      * @param phi {@code [B, D]} features of held-out rows
      * @param y   {@code [B]} their labels in head units
@@ -238,21 +238,13 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         if (learnedVariance) {
             return;
         }
-        double[] pred = predict(phi);
-        Checks.rowValues("y", y, pred.length);
-        Checks.allFinite("y", y);
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - y[i];
-            s += r * r;
-        }
-        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+        noise.fit(predict(phi), y);
     }
 
     /** @return {@code {noiseStd}} for the point head; empty with a learned variance */
     @Override
     public Map<String, Double> state() {
-        return learnedVariance ? Map.of() : Map.of(NOISE_STD, noiseStd);
+        return learnedVariance ? Map.of() : noise.state();
     }
 
     /**
@@ -263,12 +255,12 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public void restoreState(Map<String, Double> state) {
-        Checks.notNull("state", state);
-        Set<String> names = learnedVariance ? Set.of() : Set.of(NOISE_STD);
-        Checks.require(state.keySet().equals(names), "state must hold exactly %s, got %s", names, state.keySet());
-        if (!names.isEmpty()) {
-            setNoiseStd(state.get(NOISE_STD));
+        if (!learnedVariance) {
+            noise.restore(state);
+            return;
         }
+        Checks.notNull("state", state);
+        Checks.require(state.isEmpty(), "state must hold exactly %s, got %s", Set.of(), state.keySet());
     }
 
     /** Point predictions {@code [B]} (the means). */
@@ -291,10 +283,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         Checks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
-            double[] mu = finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi);
-            double[] s = new double[mu.length];
-            Arrays.fill(s, noiseStd);
-            return MixtureDistribution.gaussian(mu, s);
+            return noise.around(finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi));
         }
         GaussianMixture g = (GaussianMixture) out;
         long b = phi.size(0);

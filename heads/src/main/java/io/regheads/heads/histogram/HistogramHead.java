@@ -7,6 +7,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
 import io.regheads.core.internal.RowParallel;
+import io.regheads.core.internal.Simd;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
@@ -167,6 +168,7 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
     @Override
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
+        Simd.startWarmUp(); // this builder's kernels run in SIMD lanes once the warm-up has compiled them
         int size = Math.multiplyExact(rows, n);
         boolean isFloat = proj.dataType() == DataType.FLOAT;
         float[] exps = isFloat ? new float[size] : null; // [B * n] each row's exp(l - max), for the probabilities

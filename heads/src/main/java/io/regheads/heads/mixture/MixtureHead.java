@@ -208,6 +208,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
     @Override
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
+        Simd.startWarmUp(); // this builder's kernels run in SIMD lanes once the warm-up has compiled them
         int k = components;
         double[] w = new double[Math.multiplyExact(rows, k)]; // [B * K]
         double[] mu = new double[rows * k];

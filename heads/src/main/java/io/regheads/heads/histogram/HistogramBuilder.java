@@ -47,6 +47,8 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
     private final double[] biasD; // [n]
     private final double[] means; // [B]
     private final double[] values; // [n] each bin's component mean
+    private final BinSoftmax.FloatRows floatRows; // FLOAT: bias, values, exps, sums, means
+    private final BinSoftmax.DoubleRows doubleMeans; // DOUBLE: zd, bias, values, means (probabilities deferred)
     private int next;
     // the rows computed exactly (few: a very wide or overflowed row), compactly: row r's n probabilities and exact
     // log probabilities at slot[r] * n of exactProbs and exactLogs; slot null until the first one
@@ -79,6 +81,8 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
         this.biasD = isFloat ? null : Host.read(proj.bias().value(), new double[n]);
         this.means = new double[rows];
         this.values = bins.componentMean;
+        this.floatRows = isFloat ? new BinSoftmax.FloatRows(biasF, values, exps, sums, means) : null;
+        this.doubleMeans = isFloat ? null : new BinSoftmax.DoubleRows(zd, biasD, values, null, means);
     }
 
     @Override
@@ -92,8 +96,8 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
         Gemm.gemm(phi, proj.weight().value(), logits, false, false, 1.0, 0.0);
         if (isFloat) {
             BinSoftmax.expRowsInParallel(
-                    (r, count, dst) -> Host.read(logits, (long) (r - row) * n, dst, 0, count * n), biasF, row,
-                    added, n, values, exps, sums, means, r -> {
+                    (r, count, dst) -> Host.read(logits, (long) (r - row) * n, dst, 0, count * n), floatRows, row,
+                    added, r -> {
                         float[] z = new float[n];
                         Host.read(logits, (long) (r - row) * n, z, 0, n);
                         double[] l = new double[n];
@@ -104,7 +108,7 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
                     });
         } else {
             Host.read(logits, 0, zd, row * n, b * n);
-            BinSoftmax.rowsInParallel(zd, biasD, row, added, n, values, null, means, r -> {
+            BinSoftmax.rowsInParallel(doubleMeans, row, added, r -> {
                 double[] l = new double[n];
                 for (int j = 0; j < n; j++) {
                     l[j] = zd[r * n + j] + biasD[j];
@@ -177,7 +181,7 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
                     }
                 });
             } else {
-                BinSoftmax.rowsInParallel(zd, biasD, 0, rows, n, values, p, null, copyExact);
+                BinSoftmax.rowsInParallel(new BinSoftmax.DoubleRows(zd, biasD, values, p, null), 0, rows, copyExact);
             }
             return p;
         }, exactSlot, exactLp, means);

@@ -40,7 +40,10 @@ public record HistogramSpec(int bins, boolean tails, double low, double high) im
         Bins.of(HistogramDistribution.equalBorders(bins, low, high), tails); // every border distinct
     }
 
-    /** {@code bins} equal bins on [0, 1] (the paper's Riemann baseline; the PyTorch reference implementation uses 256). */
+    /**
+     * {@code bins} equal bins on [0, 1] (the paper's Riemann baseline; the PyTorch reference implementation uses
+     * 256).
+     */
     public HistogramSpec(int bins, boolean tails) {
         this(bins, tails, 0, 1);
     }

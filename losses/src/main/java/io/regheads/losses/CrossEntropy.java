@@ -223,10 +223,8 @@ public final class CrossEntropy implements Loss {
     private ContinuousForm continuousForm() {
         return new ContinuousForm() {
             @Override
-            public double mixture(double[] a, double[] mu, double[] s, double y, double scale,
-                                  double[] ga, double[] gm, double[] gs) {
-                return isGaussian() ? Mixture.gce(a, mu, s, y, sigma, rule, scale, ga, gm, gs)
-                        : Mixture.nll(a, mu, s, y, scale, ga, gm, gs);
+            public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
+                return isGaussian() ? Mixture.gce(p, y, sigma, rule, scale, g) : Mixture.nll(p, y, scale, g);
             }
 
             @Override

@@ -119,6 +119,7 @@ public final class CrossEntropy implements Loss {
         if (!(total > 0)) {
             return 0.0;
         }
+        Simd.startWarmUp(); // the row maxima and exponentials below run in SIMD lanes once it has compiled them
         int v = b.vocab;
         double[] z = new double[v]; // [V] logits of one row
         double[] e = new double[v]; // [V] exp(z - max), 0 at masked tokens

@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
  * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
  * histogram rows), so a daemon thread ({@value #WARM_UP_THREAD}) checks and compiles them first. Loading this class
- * starts no thread: the warm-up starts when asked, once per JVM, by {@link #startWarmUp()} (the first prediction
- * through a head whose fast path uses the kernels: the histogram and mixture heads' distribution builders), {@link
- * #warmUpNow()} (training, as {@code Trainer.fit} does when it starts) or {@link #awaitWarmUp}. The thread waits
+ * starts no thread: the warm-up starts when asked, once per JVM, by {@link #startWarmUp()} (the first use of a
+ * path that runs the kernels: a prediction through the histogram or mixture head's distribution builder, a token
+ * cross-entropy), {@link #warmUpNow()} (training, as {@code Trainer.fit} does when it starts) or {@link
+ * #awaitWarmUp}. The thread waits
  * until the JIT has been idle for half a second (the application's own first calls compiled; at most 3 s; not at
  * all once {@link #warmUpNow()} has been called), runs the self-check, then the SIMD and the scalar kernels on small
  * arrays in turns, resting twice as long as each turn took, until the SIMD ones are the faster three times in a
@@ -59,11 +60,11 @@ public final class Simd {
     /**
      * Starts the warm-up if it has not been started (see the class description), and returns at once: the thread
      * waits for a quiet JIT before it compiles the kernels, so that this does not delay the caller's own first calls.
-     * Does nothing where the SIMD kernels were not requested. Callers: the first prediction through a head whose fast
-     * path uses the kernels. Changes no result. Thread-safe: one thread per JVM whoever calls first.
+     * Does nothing where the SIMD kernels were not requested. Callers: the paths that run the kernels, on each use
+     * (a read once started). Changes no result. Thread-safe: one thread per JVM whoever calls first.
      */
     public static void startWarmUp() {
-        if (REQUESTED && STARTED.compareAndSet(false, true)) {
+        if (REQUESTED && !STARTED.get() && STARTED.compareAndSet(false, true)) { // a read only, once started
             Thread t = new Thread(Simd::warmUp, WARM_UP_THREAD);
             t.setDaemon(true);
             t.setPriority(Thread.MIN_PRIORITY);

@@ -2,7 +2,6 @@ package io.regheads.spark.internal;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Simd;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;
@@ -183,7 +182,6 @@ public final class TrainingBlock implements Serializable {
         if (count <= 0) {
             return StepSums.empty();
         }
-        Simd.warmUpNow(); // training on this executor, as Trainer.fit: the SIMD kernels compile while it runs
         RegressionModel m = lease.model();
         units(m, token);
         int[] rows = order(epoch);

@@ -11,9 +11,9 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.testing.GradientCheck;
-import io.regheads.heads.histogram.HistogramHead;
-import io.regheads.heads.mixture.MixtureHead;
-import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,14 +36,14 @@ class ArenaReuseTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("pointwise mse", (Supplier<RegressionHead<?>>) () -> new PointwiseHead(
-                        PointwiseHead.Config.linear(D, 1), DataType.FLOAT), Losses.ntlMse()),
-                Arguments.of("pointwise sigmoid huber", (Supplier<RegressionHead<?>>) () -> new PointwiseHead(
-                        new PointwiseHead.Config(D, true, 2), DataType.FLOAT), Losses.ntlHuber(0.1)),
-                Arguments.of("histogram ce+ntl-was", (Supplier<RegressionHead<?>>) () -> new HistogramHead(
-                        HistogramHead.Config.unit(D, 8, 3), DataType.FLOAT), Losses.ce().plus(0.3, Losses.ntlWas())),
-                Arguments.of("mdn ce", (Supplier<RegressionHead<?>>) () -> new MixtureHead(
-                        new MixtureHead.Config(D, 3, 4), DataType.FLOAT), Losses.ce()));
+                Arguments.of("pointwise mse", (Supplier<RegressionHead<?>>) () ->
+                        new PointwiseSpec(false).build(D, 1, DataType.FLOAT), Losses.ntlMse()),
+                Arguments.of("pointwise sigmoid huber", (Supplier<RegressionHead<?>>) () ->
+                        new PointwiseSpec(true).build(D, 2, DataType.FLOAT), Losses.ntlHuber(0.1)),
+                Arguments.of("histogram ce+ntl-was", (Supplier<RegressionHead<?>>) () ->
+                        new HistogramSpec(8, false).build(D, 3, DataType.FLOAT), Losses.ce().plus(0.3, Losses.ntlWas())),
+                Arguments.of("mdn ce", (Supplier<RegressionHead<?>>) () ->
+                        new MixtureSpec(3).build(D, 4, DataType.FLOAT), Losses.ce()));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -13,9 +13,12 @@ import io.regheads.core.testing.DistributionContract;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramHead;
+import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureDistribution;
 import io.regheads.heads.mixture.MixtureHead;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,8 +89,7 @@ class HeadDistributionTest {
     void histogramProbabilitiesAndMeanMatchANaiveSoftmax(DataType type) {
         for (boolean tails : new boolean[] {false, true}) {
             int n = 37; // odd: the kernels' remainder paths run
-            HistogramHead head = new HistogramHead(new HistogramHead.Config(D,
-                    HistogramDistribution.equalBorders(n, -1, 2), tails, 4), type);
+            HistogramHead head = new HistogramSpec(n, tails, -1, 2).build(D, 4, type);
             INDArray phi = GradientCheck.random(5, 3.0, B, D).castTo(type);
             HistogramDistribution d = head.distribution(phi);
             double[][] z = naiveLinear(head, phi);
@@ -118,7 +120,7 @@ class HeadDistributionTest {
     @MethodSource("types")
     void mixtureParametersMatchANaiveForward(DataType type) {
         int k = 4;
-        MixtureHead head = new MixtureHead(new MixtureHead.Config(D, k, 8), type);
+        MixtureHead head = new MixtureSpec(k).build(D, 8, type);
         INDArray phi = GradientCheck.random(6, 2.0, B, D).castTo(type);
         MixtureDistribution d = head.distribution(phi);
         double[][] z = naiveLinear(head, phi);
@@ -141,7 +143,7 @@ class HeadDistributionTest {
 
     @Test
     void pointwiseIsAGaussianAroundTheLinearOutput() {
-        PointwiseHead head = new PointwiseHead(new PointwiseHead.Config(D, true, 9), DataType.DOUBLE);
+        PointwiseHead head = new PointwiseSpec(true).build(D, 9, DataType.DOUBLE);
         head.setNoiseStd(0.25);
         INDArray phi = GradientCheck.random(7, 1.0, B, D);
         MixtureDistribution d = head.distribution(phi);
@@ -155,11 +157,10 @@ class HeadDistributionTest {
 
     static Stream<Arguments> heads() {
         return Stream.of(
-                Arguments.of(new PointwiseHead(PointwiseHead.Config.linear(D, 1), DataType.FLOAT)),
-                Arguments.of(new HistogramHead(HistogramHead.Config.unit(D, 64, 2), DataType.FLOAT)),
-                Arguments.of(new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(16, 0, 1),
-                        true, 3), DataType.DOUBLE)),
-                Arguments.of(new MixtureHead(new MixtureHead.Config(D, 5, 4), DataType.FLOAT)));
+                Arguments.of(new PointwiseSpec(false).build(D, 1, DataType.FLOAT)),
+                Arguments.of(new HistogramSpec(64, false).build(D, 2, DataType.FLOAT)),
+                Arguments.of(new HistogramSpec(16, true).build(D, 3, DataType.DOUBLE)),
+                Arguments.of(new MixtureSpec(5).build(D, 4, DataType.FLOAT)));
     }
 
     /** Chunks of 4, 4 and 1 rows, each through a reset arena, give what one call on all rows gives. */
@@ -202,8 +203,7 @@ class HeadDistributionTest {
     @Test
     void floatBuilderProbabilitiesAreWithinTheStatedBound() {
         int n = 37;
-        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, -1, 2),
-                true, 4), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(n, true, -1, 2).build(D, 4, DataType.FLOAT);
         INDArray phi = GradientCheck.random(5, 6.0, B, D).castTo(DataType.FLOAT);
         HistogramDistribution exact = head.distribution(phi);
         HistogramDistribution fast = (HistogramDistribution) built(head, phi);
@@ -240,8 +240,7 @@ class HeadDistributionTest {
     @Test
     void deferredProbabilitiesAreComputedOnceWhoeverAsksFirst() throws Exception {
         int n = 64;
-        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, -1, 2),
-                false, 4), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(n, false, -1, 2).build(D, 4, DataType.FLOAT);
         INDArray phi = GradientCheck.random(6, 3.0, B, D).castTo(DataType.FLOAT);
         phi.getRow(2).muli(5000); // spread beyond the float kernel: computed exactly when added
         HistogramDistribution meansFirst = (HistogramDistribution) built(head, phi);
@@ -290,8 +289,7 @@ class HeadDistributionTest {
      */
     @Test
     void wideAndOverflowingRowsAreComputedExactly() {
-        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(8, 0, 1),
-                false, 4), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(8, false).build(D, 4, DataType.FLOAT);
         INDArray phi = GradientCheck.random(5, 1.0, 3, D).castTo(DataType.FLOAT);
         phi.getRow(1).muli(5000); // logits spread over thousands: p underflows in some bins
         INDArray w = head.params().get(0).value();
@@ -327,8 +325,7 @@ class HeadDistributionTest {
     @Test
     void manyWideRowsAmongOrdinaryOnesKeepTheirOwnValues() {
         int n = 8;
-        HistogramHead head = new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(n, 0, 1),
-                false, 4), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(n, false).build(D, 4, DataType.FLOAT);
         int rows = 14;
         INDArray phi = GradientCheck.random(9, 1.0, rows, D).castTo(DataType.FLOAT);
         boolean[] wide = new boolean[rows];
@@ -398,7 +395,7 @@ class HeadDistributionTest {
     /** A non-finite phi in a later chunk is refused, naming the row of the whole batch. */
     @Test
     void buildersNameTheBatchRowOfANonFinitePhi() {
-        HistogramHead head = new HistogramHead(HistogramHead.Config.unit(D, 8, 2), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(8, false).build(D, 2, DataType.FLOAT);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
             RegressionHead.DistributionBuilder c = head.distributionBuilder(6);
             c.add(GradientCheck.random(8, 1.0, 3, D).castTo(DataType.FLOAT), 0, Arena.create());
@@ -411,7 +408,7 @@ class HeadDistributionTest {
 
     @Test
     void buildersRefuseChunksOutOfOrderAndMissingRows() {
-        HistogramHead head = new HistogramHead(HistogramHead.Config.unit(D, 8, 2), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(8, false).build(D, 2, DataType.FLOAT);
         INDArray phi = GradientCheck.random(8, 1.0, 3, D).castTo(DataType.FLOAT);
         RegressionHead.DistributionBuilder b = head.distributionBuilder(5);
         assertThrows(IllegalArgumentException.class, () -> b.add(phi, 1, Arena.create()));
@@ -423,7 +420,7 @@ class HeadDistributionTest {
 
     @Test
     void nanLogitsAreRefusedNotSpread() {
-        HistogramHead head = new HistogramHead(HistogramHead.Config.unit(D, 8, 2), DataType.FLOAT);
+        HistogramHead head = new HistogramSpec(8, false).build(D, 2, DataType.FLOAT);
         INDArray phi = GradientCheck.random(8, 1.0, 3, D).castTo(DataType.FLOAT);
         phi.putScalar(1, 2, Double.NaN);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> head.distribution(phi));

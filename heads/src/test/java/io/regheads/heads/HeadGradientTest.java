@@ -9,10 +9,9 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.testing.GradientCheck;
-import io.regheads.heads.histogram.HistogramDistribution;
-import io.regheads.heads.histogram.HistogramHead;
-import io.regheads.heads.mixture.MixtureHead;
-import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.heads.histogram.HistogramSpec;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,13 +31,13 @@ class HeadGradientTest {
         double[] y01 = {0.05, 0.37, 0.5, 0.93};
         double[] yc = {-0.45, -0.13, 0.0, 0.43};
         return Stream.of(
-                Arguments.of("pointwise mse", new PointwiseHead(PointwiseHead.Config.linear(D, 1), DataType.DOUBLE), Losses.ntlMse(), yc),
-                Arguments.of("pointwise sigmoid huber", new PointwiseHead(new PointwiseHead.Config(D, true, 2), DataType.DOUBLE), Losses.ntlHuber(0.1), y01),
-                Arguments.of("histogram ce", new HistogramHead(HistogramHead.Config.unit(D, 8, 3), DataType.DOUBLE), Losses.ce(), y01),
-                Arguments.of("histogram ce+ntl-was", new HistogramHead(HistogramHead.Config.unit(D, 8, 4), DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()), y01),
-                Arguments.of("histogram tails gce", new HistogramHead(new HistogramHead.Config(D, HistogramDistribution.equalBorders(6, 0, 1), true, 5), DataType.DOUBLE), Losses.gce(0.2), y01),
-                Arguments.of("mdn ce", new MixtureHead(new MixtureHead.Config(D, 3, 6), DataType.DOUBLE), Losses.ce(), yc),
-                Arguments.of("mdn ce+ntl-was+ntl-mse", new MixtureHead(new MixtureHead.Config(D, 3, 7), DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()).plus(0.1, Losses.ntlMse()), yc));
+                Arguments.of("pointwise mse", new PointwiseSpec(false).build(D, 1, DataType.DOUBLE), Losses.ntlMse(), yc),
+                Arguments.of("pointwise sigmoid huber", new PointwiseSpec(true).build(D, 2, DataType.DOUBLE), Losses.ntlHuber(0.1), y01),
+                Arguments.of("histogram ce", new HistogramSpec(8, false).build(D, 3, DataType.DOUBLE), Losses.ce(), y01),
+                Arguments.of("histogram ce+ntl-was", new HistogramSpec(8, false).build(D, 4, DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()), y01),
+                Arguments.of("histogram tails gce", new HistogramSpec(6, true).build(D, 5, DataType.DOUBLE), Losses.gce(0.2), y01),
+                Arguments.of("mdn ce", new MixtureSpec(3).build(D, 6, DataType.DOUBLE), Losses.ce(), yc),
+                Arguments.of("mdn ce+ntl-was+ntl-mse", new MixtureSpec(3).build(D, 7, DataType.DOUBLE), Losses.ce().plus(0.3, Losses.ntlWas()).plus(0.1, Losses.ntlMse()), yc));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -15,11 +15,13 @@ import io.regheads.core.nn.TransformerBlock;
 import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramDistribution;
-import io.regheads.heads.histogram.HistogramHead;
+import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureDistribution;
 import io.regheads.heads.mixture.MixtureHead;
-import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.heads.mixture.MixtureSpec;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.heads.xval.XValHead;
+import io.regheads.heads.xval.XValSpec;
 import io.regheads.tokenizers.NormalizedTokenizer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -39,14 +41,13 @@ class HeadInputTest {
 
     static Stream<Arguments> heads() {
         return Stream.of(
-                Arguments.of("pointwise", new PointwiseHead(PointwiseHead.Config.linear(D, 1), DataType.FLOAT)),
-                Arguments.of("histogram", new HistogramHead(HistogramHead.Config.unit(D, 16, 2), DataType.FLOAT)),
-                Arguments.of("histogram tails", new HistogramHead(
-                        new HistogramHead.Config(D, HistogramDistribution.equalBorders(8, 0, 1), true, 3), DataType.FLOAT)),
-                Arguments.of("mdn", new MixtureHead(new MixtureHead.Config(D, 4, 4), DataType.FLOAT)),
+                Arguments.of("pointwise", new PointwiseSpec(false).build(D, 1, DataType.FLOAT)),
+                Arguments.of("histogram", new HistogramSpec(16, false).build(D, 2, DataType.FLOAT)),
+                Arguments.of("histogram tails", new HistogramSpec(8, true).build(D, 3, DataType.FLOAT)),
+                Arguments.of("mdn", new MixtureSpec(4).build(D, 4, DataType.FLOAT)),
                 Arguments.of("decoder", new DecoderHead(new DecoderConfig(NormalizedTokenizer.of(10, 3), D,
                         new TransformerBlock.Config(8, 2, 16), 1, 5), DataType.FLOAT)),
-                Arguments.of("xval", new XValHead(new XValHead.Config(D, 8, true, 6), DataType.FLOAT)));
+                Arguments.of("xval", new XValSpec(8, true).build(D, 6, DataType.FLOAT)));
     }
 
     /** Targets valid for every head: values in (0, 1). */

@@ -16,8 +16,8 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 interface ContinuousForm {
 
-    /** Loss of one mixture example; adds {@code scale *} its gradient into {@code ga, gm, gs}. */
-    double mixture(double[] a, double[] mu, double[] s, double y, double scale, double[] ga, double[] gm, double[] gs);
+    /** Loss of one mixture example {@code p}; adds {@code scale *} its gradient into {@code g}. */
+    double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g);
 
     /** Loss of one point prediction; {@code slope[0]} receives d(loss)/d(yHat). */
     double scalar(double yHat, double y, double[] slope);
@@ -60,7 +60,8 @@ interface ContinuousForm {
             double[][] gm = new double[b][k];
             double[][] gs = new double[b][k];
             for (int i = 0; i < b; i++) {
-                double l = form.mixture(a[i], mu[i], s[i], y[i], scale, ga[i], gm[i], gs[i]);
+                double l = form.mixture(new Mixture.Parameters(a[i], mu[i], s[i]), y[i], scale,
+                        new Mixture.Gradients(ga[i], gm[i], gs[i]));
                 perExample[i] += scale * l;
                 total += l;
             }

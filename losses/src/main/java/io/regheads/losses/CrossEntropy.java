@@ -119,6 +119,7 @@ public final class CrossEntropy implements Loss {
         if (!(total > 0)) {
             return 0.0;
         }
+        Simd.startWarmUp(); // the row maxima and exponentials below run in SIMD lanes once it has compiled them
         int v = b.vocab;
         double[] z = new double[v]; // [V] logits of one row
         double[] e = new double[v]; // [V] exp(z - max), 0 at masked tokens
@@ -223,10 +224,8 @@ public final class CrossEntropy implements Loss {
     private ContinuousForm continuousForm() {
         return new ContinuousForm() {
             @Override
-            public double mixture(double[] a, double[] mu, double[] s, double y, double scale,
-                                  double[] ga, double[] gm, double[] gs) {
-                return isGaussian() ? Mixture.gce(a, mu, s, y, sigma, rule, scale, ga, gm, gs)
-                        : Mixture.nll(a, mu, s, y, scale, ga, gm, gs);
+            public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
+                return isGaussian() ? Mixture.gce(p, y, sigma, rule, scale, g) : Mixture.nll(p, y, scale, g);
             }
 
             @Override

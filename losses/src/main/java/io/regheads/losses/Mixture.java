@@ -5,7 +5,8 @@ import org.apache.commons.numbers.gamma.Erf;
 /**
  * Closed forms on one Gaussian mixture {@code p(t) = sum_m pi_m N(t; mu_m, s_m^2)}, {@code pi = softmax(a)}, with
  * gradients with respect to {@code a} (weight logits), {@code mu} and {@code s}. Each method returns the loss of one
- * example and <em>adds</em> {@code scale *} its gradient into {@code ga, gm, gs}. Package-private, stateless.
+ * example and <em>adds</em> {@code scale *} its gradient into {@link Gradients} {@code da, dMu, dS}. The example's
+ * {@link Parameters} and its gradients travel as two small records. Package-private, stateless.
  */
 final class Mixture {
     private static final double LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -13,6 +14,24 @@ final class Mixture {
     private static final double INV_SQRT_PI = 1.0 / Math.sqrt(Math.PI);
 
     private Mixture() {}
+
+    /**
+     * One example's mixture, K components.
+     *
+     * @param a  {@code [K]} weight logits
+     * @param mu {@code [K]} means
+     * @param s  {@code [K]} standard deviations, > 0
+     */
+    record Parameters(double[] a, double[] mu, double[] s) {}
+
+    /**
+     * Where one example's gradient is added ({@code +=}), mirroring {@link Parameters}.
+     *
+     * @param da  {@code [K]} d loss / d a
+     * @param dMu {@code [K]} d loss / d mu
+     * @param dS  {@code [K]} d loss / d s
+     */
+    record Gradients(double[] da, double[] dMu, double[] dS) {}
 
     /** {@code pi = softmax(a)} into {@code pi}. */
     static void weights(double[] a, double[] pi) {
@@ -35,8 +54,13 @@ final class Mixture {
      * mu)/s}; stable for y far from every mean. With responsibilities {@code g_m = pi_m N_m(y) / p(y)}: {@code d/da_m
      * = pi_m - g_m}, {@code d/dmu_m = -g_m z_m / s_m}, {@code d/ds_m = g_m (1 - z_m^2) / s_m}.
      */
-    static double nll(double[] a, double[] mu, double[] s, double y, double scale,
-                      double[] ga, double[] gm, double[] gs) {
+    static double nll(Parameters p, double y, double scale, Gradients g) {
+        double[] a = p.a();
+        double[] mu = p.mu();
+        double[] s = p.s();
+        double[] ga = g.da();
+        double[] gm = g.dMu();
+        double[] gs = g.dS();
         int k = a.length;
         double amax = Double.NEGATIVE_INFINITY;
         for (double v : a) {
@@ -60,12 +84,12 @@ final class Mixture {
         }
         double logP = lmax + Math.log(lsum);
         for (int m = 0; m < k; m++) {
-            double g = Math.exp(l[m] - logP);
+            double r = Math.exp(l[m] - logP); // the responsibility g_m
             double pi = Math.exp(a[m] - lseA);
             double z = (y - mu[m]) / s[m];
-            ga[m] += scale * (pi - g);
-            gm[m] += scale * (-g * z / s[m]);
-            gs[m] += scale * (g * (1 - z * z) / s[m]);
+            ga[m] += scale * (pi - r);
+            gm[m] += scale * (-r * z / s[m]);
+            gs[m] += scale * (r * (1 - z * z) / s[m]);
         }
         return -logP;
     }
@@ -74,14 +98,13 @@ final class Mixture {
      * GCE {@code -E_{t ~ N(y, sigma^2)} log p(t) ~= -pi^(-1/2) sum_i w_i log p(y + sqrt(2) sigma x_i)}
      * (Gauss-Hermite); the gradient is the same weighted sum of NLL gradients.
      */
-    static double gce(double[] a, double[] mu, double[] s, double y, double sigma, GaussHermite rule, double scale,
-                      double[] ga, double[] gm, double[] gs) {
+    static double gce(Parameters p, double y, double sigma, GaussHermite rule, double scale, Gradients g) {
         double[] x = rule.nodes();
         double[] w = rule.weights();
         double total = 0;
         for (int i = 0; i < x.length; i++) {
             double c = w[i] * INV_SQRT_PI;
-            total += c * nll(a, mu, s, y + Math.sqrt(2) * sigma * x[i], scale * c, ga, gm, gs);
+            total += c * nll(p, y + Math.sqrt(2) * sigma * x[i], scale * c, g);
         }
         return total;
     }
@@ -109,8 +132,13 @@ final class Mixture {
      * {@code E|Y - y| = sum_m pi_m c_m}, {@code c_m = s_m 2 phi(z_m) + (mu_m - y)(2 Phi(z_m) - 1)}, {@code z_m =
      * (mu_m - y) / s_m}; {@code dc/dmu = 2 Phi(z) - 1}, {@code dc/ds = 2 phi(z)}, {@code d/da_m = pi_m (c_m - E)}.
      */
-    static double absoluteDeviation(double[] a, double[] mu, double[] s, double y, double scale,
-                                    double[] ga, double[] gm, double[] gs) {
+    static double absoluteDeviation(Parameters p, double y, double scale, Gradients g) {
+        double[] a = p.a();
+        double[] mu = p.mu();
+        double[] s = p.s();
+        double[] ga = g.da();
+        double[] gm = g.dMu();
+        double[] gs = g.dS();
         int k = a.length;
         double[] pi = new double[k];
         weights(a, pi);

@@ -157,12 +157,11 @@ public final class NumberTokenLoss implements Loss {
         };
         ContinuousForm c = new ContinuousForm() {
             @Override
-            public double mixture(double[] a, double[] mu, double[] s, double y, double scale,
-                                  double[] ga, double[] gm, double[] gs) {
-                double[] pi = new double[a.length];
-                Mixture.weights(a, pi);
-                double mean = Mixture.mean(pi, mu);
-                Mixture.addMeanGradient(pi, mu, mean, scale * f.slope(mean - y), ga, gm);
+            public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
+                double[] pi = new double[p.a().length];
+                Mixture.weights(p.a(), pi);
+                double mean = Mixture.mean(pi, p.mu());
+                Mixture.addMeanGradient(pi, p.mu(), mean, scale * f.slope(mean - y), g.da(), g.dMu());
                 return f.value(mean - y);
             }
 
@@ -249,9 +248,8 @@ public final class NumberTokenLoss implements Loss {
 
     private static final ContinuousForm ABSOLUTE_DEVIATION = new ContinuousForm() {
         @Override
-        public double mixture(double[] a, double[] mu, double[] s, double y, double scale,
-                              double[] ga, double[] gm, double[] gs) {
-            return Mixture.absoluteDeviation(a, mu, s, y, scale, ga, gm, gs);
+        public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
+            return Mixture.absoluteDeviation(p, y, scale, g);
         }
 
         @Override

@@ -11,6 +11,7 @@ import io.regheads.core.train.Progress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
@@ -409,7 +410,7 @@ public final class DataParallelTrainer {
             StepSums s = perPartition((block, lease, token, theta) -> block.squaredResiduals(lease, token, theta,
                     useTraining));
             double mse = s.lossSum() / s.rows();
-            head.setNoiseStd(Math.sqrt(Math.max(mse, 1e-12)));
+            head.setNoiseStd(NoiseLevel.fromMeanSquare(mse));
         }
 
         private StepSums perPartition(PartitionPass pass) {

@@ -17,6 +17,7 @@ import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.pointwise.PointwiseHead;
+import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,7 @@ class EndToEndMlpTest {
     /** phi = MLP(x); y_hat = phi w + b (the pointwise head); loss = mean squared error (Losses.ntlMse on its Scalar). */
     static final class Model implements TrainableModel {
         final MlpEncoder encoder = new MlpEncoder(new MlpEncoderConfig(3, 2, 64, 7), DataType.FLOAT);
-        final PointwiseHead head = new PointwiseHead(PointwiseHead.Config.linear(64, 8), DataType.FLOAT);
+        final PointwiseHead head = new PointwiseSpec(false).build(64, 8, DataType.FLOAT);
         final Loss loss = Losses.ntlMse();
 
         @Override

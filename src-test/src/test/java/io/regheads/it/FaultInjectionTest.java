@@ -125,7 +125,7 @@ class FaultInjectionTest {
                     "row " + i + ": log density " + logDensity[i]);
         }
         // the scale the loss sees can no longer be 0 either: a pre-activation scale of -1e4 gives the floor
-        MixtureHead head = new MixtureHead(new MixtureHead.Config(1, 1, 1), DataType.FLOAT);
+        MixtureHead head = new MixtureSpec(1).build(1, 1, DataType.FLOAT);
         head.params().get(0).value().assign(-1e4); // weight [1, 3]: all three outputs -1e4 * phi
         head.params().get(1).value().assign(0);
         GaussianMixture out = (GaussianMixture) head.forward(Nd4j.ones(DataType.FLOAT, 2, 1), null, Arena.none())
@@ -261,7 +261,7 @@ class FaultInjectionTest {
     /** MixtureHead.distribution took a rank-3 phi [2, 4, 8] and answered from the first rows of the flattened array. */
     @Test
     void aRankThreePhiIsRefusedNamingTheExpectedShape() {
-        MixtureHead head = new MixtureHead(new MixtureHead.Config(8, 3, 1), DataType.FLOAT);
+        MixtureHead head = new MixtureSpec(3).build(8, 1, DataType.FLOAT);
         INDArray phi = Nd4j.rand(DataType.FLOAT, 2, 4, 8);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> head.distribution(phi));
         assertEquals("phi must have shape [B, D] = [B, 8] with B >= 1, got [2, 4, 8]", e.getMessage());

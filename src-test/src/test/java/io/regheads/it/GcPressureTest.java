@@ -22,7 +22,7 @@ import io.regheads.heads.text.SequenceEncoder;
 import io.regheads.heads.text.SequenceEncoderConfig;
 import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.text.SequenceModel;
-import io.regheads.heads.xval.XValHead;
+import io.regheads.heads.xval.XValSpec;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.text.CharVocabulary;
 import io.regheads.tokenizers.text.XValCodec;
@@ -156,7 +156,7 @@ class GcPressureTest {
             SequenceEncoder enc = new SequenceEncoder(new SequenceEncoderConfig(CharVocabulary.SIZE, 12,
                     new TransformerBlock.Config(16, 2, 32), 1, NumberEmbedding.XVAL, CharVocabulary.NUM, 0, 7),
                     DataType.FLOAT);
-            SequenceModel m = new SequenceModel(enc, new XValHead(new XValHead.Config(16, 16, true, 8), DataType.FLOAT),
+            SequenceModel m = new SequenceModel(enc, new XValSpec(16, true).build(16, 8, DataType.FLOAT),
                     Losses.ce(), 0, 1, PointEstimate.MEAN);
             INDArray x = Nd4j.createFromArray(rows).castTo(DataType.FLOAT);
             new Trainer(TrainerConfig.defaults().withMaxEpochs(2).withBatchSize(32).withValidationFraction(0).withSeed(9))

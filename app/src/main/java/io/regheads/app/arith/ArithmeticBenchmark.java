@@ -18,6 +18,7 @@ import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.text.SequenceEncoderConfig;
 import io.regheads.heads.text.SequenceModel;
 import io.regheads.heads.xval.XValHead;
+import io.regheads.heads.xval.XValSpec;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import io.regheads.tokenizers.text.CharVocabulary;
@@ -291,7 +292,7 @@ public final class ArithmeticBenchmark {
             for (double y : yTrain) {
                 var += (y - mean) * (y - mean) / yTrain.length;
             }
-            XValHead head = new XValHead(XValHead.Config.of(c.width(), c.seed() + 1), DataType.FLOAT);
+            XValHead head = XValSpec.paper(c.width()).build(c.width(), c.seed() + 1, DataType.FLOAT);
             // the xVal head's prediction (its mean)
             return new SequenceModel(enc, head, Losses.ce(), mean, Math.sqrt(var) > 0 ? Math.sqrt(var) : 1.0,
                     PointEstimate.MEAN);

@@ -16,6 +16,7 @@ import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.mixture.MixtureHead;
+import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.losses.Losses;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,7 +63,7 @@ class UserGuideExampleTest {
         }
         Dataset train = Dataset.of(phi, yHead);
 
-        MixtureHead head = new MixtureHead(new MixtureHead.Config(4, 5, 42L), DataType.FLOAT);
+        MixtureHead head = new MixtureSpec(5).build(4, 42L, DataType.FLOAT); // 5 components, D = 4, seed 42
         Loss loss = Losses.ce();                            // NLL of the mixture; try Losses.ce().plus(0.3, Losses.ntlWas())
         TrainableModel model = new TrainableModel() {
             @Override

@@ -2,6 +2,7 @@ package io.regheads.core.head;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -18,8 +19,15 @@ import org.nd4j.linalg.api.buffer.DataType;
  *   head.tails=true
  * </pre>
  * and its type reads them back with a static {@code of(Properties)} that refuses a missing, malformed or unknown
- * key by name ({@link #settingsOf(Properties, String, int)} does the common checks). A registry maps {@link #name()}
- * to that reader, so that a saved model names its head and nothing else has to know the head's type.
+ * key by name. What every spec type repeats is written once here: its name and settings version are one constant
+ * {@link Kind} ({@link #kind()}; {@link #name()} and {@link #version()} read it), its settings are written by {@link
+ * Settings#writer()}, and its reader starts with {@link Kind#read(Properties, String...)} (the common checks of
+ * {@link #settingsOf(Properties, String, int)}) and builds the spec through {@link Settings#validated}, so that the
+ * record's own constructor, the one place a spec is validated, names the key it refuses. A registry maps {@link
+ * #name()} to that reader, so that a saved model names its head and nothing else has to know the head's type.
+ *
+ * <p>A spec is the head's whole configuration: {@link #build} makes the head from it and what only the model knows
+ * (input width, seed, data type); a head computes what it derives (bin borders, say) from its spec.
  *
  * <p><b>Units.</b> Each head names the units it is trained in ({@link #targetScaling()}): histogram and normalized
  * decoder heads see {@code y01 = (y - min) / (max - min)} in [0, 1] (train min and max), pointwise, mixture and xVal
@@ -40,15 +48,73 @@ public interface HeadSpec {
     /** The prefix of every head setting, {@code "head."}. */
     String PREFIX = "head.";
 
-    /** The head's name in files, registries and tables: {@code "pointwise"}, {@code "histogram"}, {@code "mdn"}, ... */
-    String name();
+    /**
+     * What names a spec type's settings in a file: the head's name and the newest settings version its type writes
+     * and reads, declared once per type as a constant ({@code public static final Kind KIND = new Kind("histogram",
+     * 1)}), with the first step of the type's reader.
+     *
+     * @param name    the head's name in files, registries and tables: non-blank, no surrounding spaces
+     * @param version the settings version the type writes and the newest it reads, >= 1
+     */
+    record Kind(String name, int version) {
+        /** @throws IllegalArgumentException on a blank or padded name or a version below 1 */
+        public Kind {
+            Checks.require(name != null && !name.isBlank() && name.equals(name.trim()),
+                    "name must be non-blank without surrounding spaces, got '%s'", name);
+            Checks.atLeast("version", version, 1);
+        }
 
-    /** The version of the settings this spec writes (>= 1); readers accept every version up to their own. */
-    int version();
+        /**
+         * The first step of a reader whose keys depend on the version it finds: {@link #settingsOf(Properties,
+         * String, int)} for this kind (then {@code s.version(kind.version())} gives the version found).
+         *
+         * @throws IllegalArgumentException naming the key: {@code head} missing or another head, {@code head.version}
+         *                                  missing, malformed or newer than {@link #version()}
+         */
+        public Settings settingsOf(Properties p) {
+            return HeadSpec.settingsOf(p, name, version);
+        }
+
+        /**
+         * The first step of a reader whose keys are the same in every version it reads: {@link #settingsOf(Properties,
+         * String, int)} for this kind, then no key under {@code head.} but {@code version} and {@code names} ({@link
+         * Settings#requireOnly}).
+         *
+         * @param names the settings the type reads, without {@code version}
+         * @throws IllegalArgumentException naming the key: {@code head} missing or another head, {@code head.version}
+         *                                  missing, malformed or newer than {@link #version()}, or an unknown key
+         */
+        public Settings read(Properties p, String... names) {
+            Settings s = settingsOf(p);
+            String[] known = Arrays.copyOf(names, names.length + 1);
+            known[names.length] = "version";
+            s.requireOnly(known);
+            return s;
+        }
+    }
+
+    /** {@return this spec's type: its name and settings version} */
+    Kind kind();
+
+    /**
+     * The head's name in files, registries and tables: {@code "pointwise"}, {@code "histogram"}, {@code "mdn"}, ...
+     * ({@link #kind()}'s).
+     */
+    default String name() {
+        return kind().name();
+    }
+
+    /**
+     * The version of the settings this spec writes (>= 1; {@link #kind()}'s); readers accept every version up to
+     * their own.
+     */
+    default int version() {
+        return kind().version();
+    }
 
     /**
      * The settings, in a fixed order, by name (without the {@code head.} prefix), as strings that the reader parses
-     * back to the same spec ({@code Double.toString} for doubles).
+     * back to the same spec ({@code Double.toString} for doubles: as {@link Settings#writer()} writes them).
      */
     Map<String, String> settings();
 

@@ -2,6 +2,10 @@ package io.regheads.core.internal;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Whether the array kernels run in SIMD lanes, and the small reductions the softmax kernels need (a row's maximum
@@ -14,15 +18,18 @@ import java.lang.management.ManagementFactory;
  * application's JVM), the system property {@value #PROPERTY} is not {@code false}, the preferred vector shape holds
  * at least four floats, the kernels agree with the scalar code on a self-check, and they have been compiled:
  * Vector API code is many times slower than scalar code until C2 compiles it (about two seconds for the first 2048
- * histogram rows), so a daemon thread started on first use ({@value #WARM_UP_THREAD}) waits until the JIT has been
- * idle for half a second (the application's own first calls compiled; at most 3 s; not at all once {@link
- * #warmUpNow()} has been called, as training does when it starts), runs the self-check, then
- * the SIMD and the scalar kernels on small arrays in turns, resting twice as long as each turn took, until the
- * SIMD ones are the faster three times in a row, and only then switches them on (typically within a few seconds;
- * never, if they do not get faster within 90 seconds). Until then, and otherwise, every method runs its scalar
- * form. <b>Either way the results are the same bits</b>: the SIMD kernels do the same IEEE operations per
- * element, a maximum or a minimum does not depend on the order, and the sums keep the scalar code's order, so the
- * switch changes speed only.
+ * histogram rows), so a daemon thread ({@value #WARM_UP_THREAD}) checks and compiles them first. Loading this class
+ * starts no thread: the warm-up starts when asked, once per JVM, by {@link #startWarmUp()} (the first use of a
+ * path that runs the kernels: a prediction through the histogram or mixture head's distribution builder, a token
+ * cross-entropy), {@link #warmUpNow()} (training, as {@code Trainer.fit} does when it starts) or {@link
+ * #awaitWarmUp}. The thread waits
+ * until the JIT has been idle for half a second (the application's own first calls compiled; at most 3 s; not at
+ * all once {@link #warmUpNow()} has been called), runs the self-check, then the SIMD and the scalar kernels on small
+ * arrays in turns, resting twice as long as each turn took, until the SIMD ones are the faster three times in a
+ * row, and only then switches them on (typically within a few seconds; never, if they do not get faster within 90
+ * seconds). Until then, and otherwise, every method runs its scalar form. <b>Either way the results are the same
+ * bits</b>: the SIMD kernels do the same IEEE operations per element, a maximum or a minimum does not depend on the
+ * order, and the sums keep the scalar code's order, so the switch changes speed only.
  */
 public final class Simd {
     private Simd() {}
@@ -40,18 +47,10 @@ public final class Simd {
     private static volatile boolean enabled;
     /** Set by {@link #warmUpNow()}: the warm-up stops waiting for a quiet JIT. */
     private static volatile boolean now;
-    private static final java.util.concurrent.CountDownLatch WARM_UP_DONE = new java.util.concurrent.CountDownLatch(1);
-
-    static {
-        if (REQUESTED) {
-            Thread t = new Thread(Simd::warmUp, WARM_UP_THREAD);
-            t.setDaemon(true);
-            t.setPriority(Thread.MIN_PRIORITY);
-            t.start();
-        } else {
-            WARM_UP_DONE.countDown();
-        }
-    }
+    /** Whether the warm-up has been started (by the first {@link #startWarmUp()}). */
+    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    /** Counted down when the warm-up has decided: at once when the SIMD kernels were not requested. */
+    private static final CountDownLatch WARM_UP_DONE = new CountDownLatch(REQUESTED ? 1 : 0);
 
     /** True if the array kernels run in SIMD lanes now (see the class description). */
     public static boolean enabled() {
@@ -59,14 +58,31 @@ public final class Simd {
     }
 
     /**
-     * Waits until the warm-up has decided (immediately when the SIMD kernels were not requested), at most the given
-     * time; for benchmarks and tests that want the steady state from their first call.
+     * Starts the warm-up if it has not been started (see the class description), and returns at once: the thread
+     * waits for a quiet JIT before it compiles the kernels, so that this does not delay the caller's own first calls.
+     * Does nothing where the SIMD kernels were not requested. Callers: the paths that run the kernels, on each use
+     * (a read once started). Changes no result. Thread-safe: one thread per JVM whoever calls first.
+     */
+    public static void startWarmUp() {
+        if (REQUESTED && !STARTED.get() && STARTED.compareAndSet(false, true)) { // a read only, once started
+            Thread t = new Thread(Simd::warmUp, WARM_UP_THREAD);
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            t.start();
+        }
+    }
+
+    /**
+     * Starts the warm-up if need be ({@link #startWarmUp()}) and waits until it has decided (immediately when the SIMD
+     * kernels were not requested), at most the given time; for benchmarks and tests that want the steady state from
+     * their first call.
      *
      * @return {@link #enabled()} afterwards
      */
-    public static boolean awaitWarmUp(java.time.Duration timeout) {
+    public static boolean awaitWarmUp(Duration timeout) {
+        startWarmUp();
         try {
-            WARM_UP_DONE.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            WARM_UP_DONE.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -74,13 +90,14 @@ public final class Simd {
     }
 
     /**
-     * Lets the warm-up start at once instead of waiting for a quiet JIT (starting the warm-up thread if this is the
-     * first use): for work that takes long and is about to begin, such as training, during which compiling the
-     * kernels costs a small share, where after it the same compilation would land on the first predictions. Changes
-     * no result (see the class description).
+     * Lets the warm-up start at once instead of waiting for a quiet JIT, starting it if it has not been started
+     * ({@link #startWarmUp()}): for work that takes long and is about to begin, such as training, during which
+     * compiling the kernels costs a small share, where after it the same compilation would land on the first
+     * predictions. Changes no result (see the class description).
      */
     public static void warmUpNow() {
         now = true;
+        startWarmUp();
     }
 
     /** True if the JVM has the Vector API module and {@value #PROPERTY} is not {@code false}. */

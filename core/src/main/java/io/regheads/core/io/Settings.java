@@ -2,7 +2,10 @@ package io.regheads.core.io;
 
 import io.regheads.core.internal.Checks;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,6 +19,8 @@ import java.util.function.Supplier;
  * <p>Example: with {@code head.bins=256} and {@code head.tails=true}, {@code Settings.of(p, "head.")} gives {@code
  * integer("bins") = 256} and {@code bool("tails") = true}; {@code head.bins=many} gives "head.bins must be an
  * integer, got 'many'", and a missing key "head.bins is missing".
+ *
+ * <p>The writing half is {@link #writer()}: each value as the matching reader parses it back.
  *
  * <p>Immutable view (reads the table on each call); thread-safe if the table is not modified.
  */
@@ -175,6 +180,68 @@ public final class Settings {
             return make.get();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A new, empty writer of named settings: the writing half of this class, each value written as the matching
+     * reader parses it back. Example: {@code Settings.writer().put("bins", 256).put("tails", true).map()} is
+     * {@code {bins=256, tails=true}}, which {@link #integer} and {@link #bool} read back.
+     */
+    public static Writer writer() {
+        return new Writer();
+    }
+
+    /**
+     * Named settings in the order they are put, as strings: ints in decimal ({@link #integer}), finite doubles by
+     * {@link Double#toString} (exact round trip, {@link #real}), booleans as {@code true} or {@code false} ({@link
+     * #bool}), enum constants by name ({@link #choice}). Not thread-safe: one writer per table being written.
+     */
+    public static final class Writer {
+        private final Map<String, String> values = new LinkedHashMap<>();
+
+        private Writer() {}
+
+        /** Puts an int setting. */
+        public Writer put(String name, int value) {
+            return putString(name, Integer.toString(value));
+        }
+
+        /**
+         * Puts a double setting.
+         *
+         * @throws IllegalArgumentException naming the setting if the value is NaN or infinite ({@link #real} refuses
+         *                                  those)
+         */
+        public Writer put(String name, double value) {
+            Checks.require(Double.isFinite(value), "%s must be a finite number, got %s", name, value);
+            return putString(name, Double.toString(value));
+        }
+
+        /** Puts a boolean setting. */
+        public Writer put(String name, boolean value) {
+            return putString(name, Boolean.toString(value));
+        }
+
+        /**
+         * Puts an enum setting by constant name.
+         *
+         * @throws IllegalArgumentException if the value is null
+         */
+        public Writer put(String name, Enum<?> value) {
+            return putString(name, Checks.notNull(name, value).name());
+        }
+
+        private Writer putString(String name, String value) {
+            Checks.require(name != null && !name.isBlank(), "name must not be blank, got '%s'", name);
+            Checks.require(!values.containsKey(name), "%s is already set", name);
+            values.put(name, value);
+            return this;
+        }
+
+        /** {@return the settings so far, in the order they were put} (an unmodifiable copy) */
+        public Map<String, String> map() {
+            return Collections.unmodifiableMap(new LinkedHashMap<>(values));
         }
     }
 

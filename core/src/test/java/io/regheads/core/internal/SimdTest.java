@@ -23,6 +23,30 @@ class SimdTest {
                 "after the warm-up; module present: " + module + ", property off: " + off);
     }
 
+    /**
+     * Loading the class and running the kernels starts no thread; the warm-up thread starts when asked ({@link
+     * Simd#startWarmUp()}), and only where the SIMD kernels are requested. In a JVM of its own ({@link
+     * SimdWarmUpProbe}), with this JVM's module and property, as other tests here start the warm-up.
+     */
+    @Test
+    void theWarmUpThreadStartsWhenAskedNotWhenTheClassLoads() throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path")));
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+            command.addAll(java.util.List.of("--add-modules", "jdk.incubator.vector"));
+        }
+        if (System.getProperty(Simd.PROPERTY) != null) {
+            command.add("-D" + Simd.PROPERTY + "=" + System.getProperty(Simd.PROPERTY));
+        }
+        command.add(SimdWarmUpProbe.class.getName());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("before=false after=" + Simd.requested()), out);
+    }
+
     /** The SIMD kernels themselves (not through the switch) against the scalar code, where the JVM has them. */
     @Test
     void simdKernelsGiveTheScalarBits() {

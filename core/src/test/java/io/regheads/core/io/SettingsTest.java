@@ -69,6 +69,25 @@ class SettingsTest {
     }
 
     @Test
+    void writerWritesWhatTheReadersReadBack() {
+        java.util.Map<String, String> m = Settings.writer().put("bins", 256).put("tails", true).put("rate", 1e-4)
+                .put("floor", 0.1 + 0.2).put("activation", TransformerBlock.Activation.RELU).map();
+        assertEquals(java.util.List.of("bins", "tails", "rate", "floor", "activation"), java.util.List.copyOf(m.keySet()));
+        assertEquals("256", m.get("bins"));
+        assertEquals("1.0E-4", m.get("rate"));
+        Properties p = new Properties();
+        m.forEach((k, v) -> p.setProperty("head." + k, v));
+        Settings s = Settings.of(p, "head.");
+        assertEquals(256, s.integer("bins"));
+        assertTrue(s.bool("tails"));
+        assertEquals(0.1 + 0.2, s.real("floor"), 0.0); // 0.30000000000000004: exact round trip
+        assertEquals(TransformerBlock.Activation.RELU, s.choice("activation", TransformerBlock.Activation.class));
+        assertThrows(UnsupportedOperationException.class, () -> m.put("x", "y"));
+        assertEquals("rate must be a finite number, got NaN", refusal(() -> Settings.writer().put("rate", Double.NaN)));
+        assertEquals("bins is already set", refusal(() -> Settings.writer().put("bins", 1).put("bins", 2)));
+    }
+
+    @Test
     void trainerSettingsRoundTripAsNamedKeys() {
         TrainerConfig t = new TrainerConfig(-7, 33, 12, 3e-4, 0.01, 1.5, 0.25, 3);
         Properties p = t.toProperties();

@@ -38,6 +38,8 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
     public static final String NAME = "decoder";
     /** The settings version this class writes and the newest it reads. */
     public static final int VERSION = 1;
+    /** {@link #NAME} and {@link #VERSION}. */
+    public static final Kind KIND = new Kind(NAME, VERSION);
 
     /**
      * @throws IllegalArgumentException if the tokenizer or block sizes are invalid ({@link NormalizedConfig},
@@ -91,13 +93,8 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override

@@ -64,6 +64,8 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     public static final String NAME = "unnormalized-decoder";
     /** The settings version this class writes and the newest it reads. */
     public static final int VERSION = 3;
+    /** {@link #NAME} and {@link #VERSION}. */
+    public static final Kind KIND = new Kind(NAME, VERSION);
 
     /**
      * The exponents and signs the masks allow (see {@link UnnormalizedConfig#withRange}).
@@ -229,13 +231,8 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override

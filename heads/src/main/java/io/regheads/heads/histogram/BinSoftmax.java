@@ -20,11 +20,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * sums each, in the lanes of a double vector or in scalar code, the same bits either way). The row's exponentials
  * (float) and sum are kept, so its probabilities are later one pass, each exponential times the reciprocal of the
  * sum ({@link #probabilities}). Float logits use the float kernel (relative error at most {@link
- * FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential). Double logits ({@link #rows(double[], double[], int, int,
- * int, double[], double[], double[], Fallback)}) use the double kernel and compute the means and the probabilities
- * by the same arithmetic, in either order the same bits. Adding the bias here rather than before the matrix product
- * gives the same float sums ({@code fl(acc + b)} either way, for products that accumulate in one pass).
- * Deterministic: a fixed order of operations per row. Package-private; stateless.
+ * FastExp#FLOAT_MAX_RELATIVE_ERROR} per exponential). Double logits ({@link #rows}) use the double kernel and
+ * compute the means and the probabilities by the same arithmetic, in either order the same bits. The arrays a pass
+ * works on travel together: {@link FloatRows} and {@link DoubleRows}, and a row's scratch in {@code RowScratch}.
+ * Adding the bias here rather than before the matrix product gives the same float sums ({@code fl(acc + b)} either
+ * way, for products that accumulate in one pass). Deterministic: a fixed order of operations per row.
+ * Package-private; stateless.
  *
  * <p>Rows the kernels do not cover within their bounds go to the caller's {@link Fallback} instead: a row with a
  * non-finite logit (a float product that overflowed) or whose logits spread over more than {@link #FLOAT_SPREAD}
@@ -63,64 +64,102 @@ final class BinSoftmax {
     static final int BLOCK_FLOATS = 1 << 14;
 
     /**
-     * As {@link #expRows}, the rows split over {@link RowParallel}'s threads (each row's arithmetic unchanged: the
-     * same bits); the fallback runs in the calling thread after the split pass, in row order.
+     * What the float kernels ({@link #expRows}) work on besides the logits: n = {@code bias.length} bins.
+     *
+     * @param bias   {@code [n]} added to every row's logits
+     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
+     * @param exps   {@code [B * n]} destination of each row's exponentials, row r at {@code [r n, (r + 1) n)}
+     * @param sums   {@code [B]} destination of their sums
+     * @param means  {@code [B]} destination of the rows' means
      */
-    static void expRowsInParallel(Logits logits, float[] bias, int from, int to, int n, double[] values, float[] exps,
-            double[] sums, double[] means, Fallback fallback) {
-        split(from, to, n, fallback,
-                (a, b, handOver) -> expRows(logits, bias, a, b, n, values, exps, sums, means, handOver));
+    record FloatRows(float[] bias, double[] values, float[] exps, double[] sums, double[] means) {
+        /** {@return n, the logits per row} */
+        int n() {
+            return bias.length;
+        }
     }
 
     /**
-     * Rows {@code [from, to)} of float logits: each row's exponentials {@code e_j = exp(l_j - max)} into {@code exps},
-     * their sum into {@code sums} and their mean over {@code values} into {@code means}, the logits copied out of
-     * {@code logits} a block of rows at a time. {@link #probabilities} turns a row's exponentials and sum into its
-     * probabilities later, when a query needs them, with no second softmax. Rows the kernels do not cover go to
-     * {@code fallback}, their entries here untouched.
+     * What the double kernel ({@link #rows}) works on: n = {@code bias.length} bins.
      *
-     * @param bias   {@code [n]}
-     * @param values {@code [n]} the value whose expectation goes into {@code means} (each bin's component mean)
-     * @param exps   {@code [B * n]}, row r at {@code [r n, (r + 1) n)}
-     * @param sums   {@code [B]}
-     * @param means  {@code [B]}
+     * @param z      {@code [B * n]} the logits without bias, row-major
+     * @param bias   {@code [n]} added to every row's logits
+     * @param values {@code [n]} the value whose expectation goes into {@code means}
+     * @param probs  {@code [B * n]} destination of the rows' probabilities, or null for the means only
+     * @param means  {@code [B]} destination of the rows' means, or null for the probabilities only
+     */
+    record DoubleRows(double[] z, double[] bias, double[] values, double[] probs, double[] means) {
+        /** {@return n, the logits per row} */
+        int n() {
+            return bias.length;
+        }
+    }
+
+    /**
+     * One pass's scratch for {@link #row}: {@code row} holds l_r, then the carriers of the scalar exponentials,
+     * {@code e} the polynomials of the scalar exponentials (unused in SIMD lanes), {@code maxMin} the row's maximum
+     * and minimum, {@code weighted} its two sums.
+     */
+    private record RowScratch(float[] row, float[] e, float[] maxMin, double[] weighted) {
+        RowScratch(int n) {
+            this(new float[n], new float[n], new float[2], new double[2]);
+        }
+    }
+
+    /**
+     * As {@link #expRows}, the rows split over {@link RowParallel}'s threads (each row's arithmetic unchanged: the
+     * same bits); the fallback runs in the calling thread after the split pass, in row order.
+     */
+    static void expRowsInParallel(Logits logits, FloatRows rows, int from, int to, Fallback fallback) {
+        split(from, to, rows.n(), fallback, (a, b, handOver) -> expRows(logits, rows, a, b, handOver));
+    }
+
+    /**
+     * Rows {@code [from, to)} of float logits: each row's exponentials {@code e_j = exp(l_j - max)} into {@code
+     * rows.exps()}, their sum into {@code rows.sums()} and their mean over {@code rows.values()} into {@code
+     * rows.means()}, the logits copied out of {@code logits} a block of rows at a time. {@link #probabilities} turns a
+     * row's exponentials and sum into its probabilities later, when a query needs them, with no second softmax. Rows
+     * the kernels do not cover go to {@code fallback}, their entries here untouched.
+     *
+     * @param rows     the bias, the values and the destinations
      * @param fallback computes the rows these kernels do not cover (it writes their means)
      */
-    static void expRows(Logits logits, float[] bias, int from, int to, int n, double[] values, float[] exps,
-            double[] sums, double[] means, Fallback fallback) {
+    static void expRows(Logits logits, FloatRows rows, int from, int to, Fallback fallback) {
+        int n = rows.n();
         int block = Math.max(1, Math.min(to - from, BLOCK_FLOATS / n));
         float[] z = new float[block * n];
-        float[] row = new float[n]; // l_r, then the carriers of the scalar exponentials
-        float[] e = new float[n]; // the polynomials of the scalar exponentials (unused in SIMD lanes)
-        float[] maxMin = new float[2];
-        double[] weighted = new double[2];
+        RowScratch scratch = new RowScratch(n);
         for (int first = from; first < to; first += block) {
             int count = Math.min(block, to - first);
             logits.copy(first, count, z);
             for (int i = 0; i < count; i++) {
-                row(z, i * n, bias, first + i, n, row, e, maxMin, weighted, values, exps, sums, means, fallback);
+                row(z, i * n, first + i, scratch, rows, fallback);
             }
         }
     }
 
     /**
-     * Row r of {@link #expRows}, its logits at {@code z[at, at + n)}, in scratch arrays {@code row}, {@code e},
-     * {@code maxMin} and {@code weighted}. A method of its own so the JIT compiles it after a few predictions (it is
-     * invoked once per row); as the body of the loop in {@code expRows}, invoked once or twice per prediction, it
-     * waited for that loop's own count, many predictions later (docs/performance.md, "the first calls").
+     * Row r of {@link #expRows}, its logits at {@code z[at, at + n)}, in the pass's scratch arrays. A method of its
+     * own so the JIT compiles it after a few predictions (it is invoked once per row); as the body of the loop in
+     * {@code expRows}, invoked once or twice per prediction, it waited for that loop's own count, many predictions
+     * later (docs/performance.md, "the first calls").
      */
-    private static void row(float[] z, int at, float[] bias, int r, int n, float[] row, float[] e, float[] maxMin,
-            double[] weighted, double[] values, float[] exps, double[] sums, double[] means, Fallback fallback) {
-        Simd.addMaxMin(z, at, bias, row, n, maxMin);
+    private static void row(float[] z, int at, int r, RowScratch scratch, FloatRows rows, Fallback fallback) {
+        int n = rows.n();
+        float[] row = scratch.row();
+        float[] maxMin = scratch.maxMin();
+        double[] weighted = scratch.weighted();
+        float[] exps = rows.exps();
+        Simd.addMaxMin(z, at, rows.bias(), row, n, maxMin);
         float max = maxMin[0];
         if (!(max - maxMin[1] <= FLOAT_SPREAD)) { // NaN (a NaN or infinite logit) included
             fallback.row(r);
             return;
         }
-        FastExp.expShiftedInRange(row, max, exps, r * n, e, 0, n); // every l - max in [-FLOAT_SPREAD, 0]
-        Simd.weightedSums(exps, r * n, values, n, weighted);
-        sums[r] = weighted[0];
-        means[r] = weighted[1] / weighted[0];
+        FastExp.expShiftedInRange(row, max, exps, r * n, scratch.e(), 0, n); // every l - max in [-FLOAT_SPREAD, 0]
+        Simd.weightedSums(exps, r * n, rows.values(), n, weighted);
+        rows.sums()[r] = weighted[0];
+        rows.means()[r] = weighted[1] / weighted[0];
     }
 
     /**
@@ -135,13 +174,11 @@ final class BinSoftmax {
     }
 
     /**
-     * As {@link #rows(double[], double[], int, int, int, double[], double[], double[], Fallback)}, the rows split over
-     * {@link RowParallel}'s threads (each row's arithmetic unchanged: the same bits); the fallback runs in the
-     * calling thread after the split pass, in row order.
+     * As {@link #rows}, the rows split over {@link RowParallel}'s threads (each row's arithmetic unchanged: the same
+     * bits); the fallback runs in the calling thread after the split pass, in row order.
      */
-    static void rowsInParallel(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
-            double[] means, Fallback fallback) {
-        split(from, to, n, fallback, (a, b, handOver) -> rows(z, bias, a, b, n, values, probs, means, handOver));
+    static void rowsInParallel(DoubleRows rows, int from, int to, Fallback fallback) {
+        split(from, to, rows.n(), fallback, (a, b, handOver) -> rows(rows, a, b, handOver));
     }
 
     /** Rows {@code [from, to)} of one of the kernels, handing the rows they do not cover to {@code handOver}. */
@@ -157,17 +194,21 @@ final class BinSoftmax {
     }
 
     /**
-     * Double logits {@code z [B * n]} (without bias, row-major): rows {@code [from, to)}, their means, and their
-     * probabilities when {@code probs} is not null, with the double kernel. The means come out of the same arithmetic
-     * either way, so a first call for the means only and a later one for the probabilities describe the same
-     * distribution, bit for bit.
+     * Double logits {@code rows.z()} ({@code [B * n]}, without bias, row-major): rows {@code [from, to)}, their
+     * means, and their probabilities when {@code rows.probs()} is not null, with the double kernel. The means come
+     * out of the same arithmetic either way, so a first call for the means only and a later one for the
+     * probabilities describe the same distribution, bit for bit.
      *
-     * @param probs  {@code [B * n]} destination of the rows' probabilities, or null for the means only
-     * @param means  {@code [B]} destination of the rows' means, or null for the probabilities only
+     * @param rows     the logits, the bias, the values and the destinations (probabilities, means or both)
      * @param fallback computes the rows these kernels do not cover (it writes their probabilities and means)
      */
-    static void rows(double[] z, double[] bias, int from, int to, int n, double[] values, double[] probs,
-            double[] means, Fallback fallback) {
+    static void rows(DoubleRows rows, int from, int to, Fallback fallback) {
+        int n = rows.n();
+        double[] z = rows.z();
+        double[] bias = rows.bias();
+        double[] values = rows.values();
+        double[] probs = rows.probs();
+        double[] means = rows.means();
         double[] row = new double[n];
         double[] poly = new double[n];
         for (int r = from; r < to; r++) {

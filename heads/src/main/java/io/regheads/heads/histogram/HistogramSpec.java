@@ -4,30 +4,48 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
 
 /**
- * The histogram head ({@link HistogramHead}) as a model's head: {@code bins} equal bins on [0, 1] of y01 (centre
- * 0), optionally with half-normal tails, trained with cross-entropy.
+ * The histogram head ({@link HistogramHead}) as a model's head: {@code bins} equal bins on {@code [low, high]} of
+ * y01, by default [0, 1] (centre 0), optionally with half-normal tails, trained with cross-entropy. The head's bin
+ * borders are {@link #borders()}.
  *
  * <p>Settings, version 1: {@code head=histogram}, {@code head.version=1}, {@code head.bins=<int>}, {@code
- * head.tails=true|false}.
+ * head.tails=true|false}, and, for bins on another range than [0, 1], {@code head.low=<double>} and {@code
+ * head.high=<double>} (together; a spec on [0, 1] writes neither, as every spec did before the range was a setting).
  *
  * @param bins  number of bins, >= 1 (>= 2 with tails)
- * @param tails half-normal tails beyond [0, 1]
+ * @param tails half-normal tails beyond the outer borders
+ * @param low   the first border, finite
+ * @param high  the last border, finite and > low
  */
-public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "histogram";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+public record HistogramSpec(int bins, boolean tails, double low, double high) implements HeadSpec {
+    /** The registry name {@code histogram}, settings version 1 (the newest this class reads). */
+    public static final Kind KIND = new Kind("histogram", 1);
 
-    /** @throws IllegalArgumentException if bins is below 1, or below 2 with tails */
+    /**
+     * @throws IllegalArgumentException if bins is below 1, or below 2 with tails, or the range is not finite and
+     *                                  increasing, or too narrow for {@code bins} distinct borders
+     */
     public HistogramSpec {
         Checks.atLeast("bins", bins, tails ? 2 : 1);
+        Checks.finite("low", low);
+        Checks.finite("high", high);
+        Checks.require(high > low, "high must be > low, got low = %s, high = %s", low, high);
+        low += 0.0; // -0.0 as 0.0: the same borders, and the range [0, 1] that writes no keys
+        high += 0.0;
+        Bins.of(HistogramDistribution.equalBorders(bins, low, high), tails); // every border distinct
+    }
+
+    /**
+     * {@code bins} equal bins on [0, 1] (the paper's Riemann baseline; the PyTorch reference implementation uses
+     * 256).
+     */
+    public HistogramSpec(int bins, boolean tails) {
+        this(bins, tails, 0, 1);
     }
 
     /**
@@ -36,38 +54,44 @@ public record HistogramSpec(int bins, boolean tails) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static HistogramSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "bins", "tails");
+        Settings s = KIND.read(p, "bins", "tails", "low", "high");
         int bins = s.integer("bins");
         boolean tails = s.bool("tails");
-        return s.validated(() -> new HistogramSpec(bins, tails));
+        boolean range = s.has("low") || s.has("high");
+        double low = range ? s.real("low") : 0;
+        double high = range ? s.real("high") : 1;
+        return s.validated(() -> new HistogramSpec(bins, tails, low, high));
+    }
+
+    /**
+     * The bin borders: {@code bins + 1} equal steps from low to high ({@link HistogramDistribution#equalBorders}).
+     *
+     * @return a new array {@code [bins + 1]}
+     */
+    public double[] borders() {
+        return HistogramDistribution.equalBorders(bins, low, high);
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("bins", Integer.toString(bins));
-        m.put("tails", Boolean.toString(tails));
-        return m;
+        Settings.Writer w = Settings.writer().put("bins", bins).put("tails", tails);
+        if (low != 0 || high != 1) {
+            w.put("low", low).put("high", high);
+        }
+        return w.map();
     }
 
     @Override
     public HistogramHead build(int inputWidth, long seed, DataType type) {
-        return new HistogramHead(
-                new HistogramHead.Config(inputWidth, HistogramDistribution.equalBorders(bins, 0, 1), tails, seed), type);
+        return new HistogramHead(this, inputWidth, seed, type);
     }
 
-    /** @return MIN_MAX: the bins cover y01 in [0, 1] */
+    /** @return MIN_MAX: the bins cover y01 in [low, high] ([0, 1] by default) */
     @Override
     public TargetScaling targetScaling() {
         return TargetScaling.MIN_MAX;

@@ -6,7 +6,6 @@ import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.Host;
-import io.regheads.core.internal.Simd;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
@@ -23,7 +22,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   sigma = ELU(s) + 1 + floor  =  exp(s) + floor  (s &lt;= 0),   s + 1 + floor  (s > 0)
  *   d sigma / ds                =  exp(s)          (s &lt;= 0),   1              (s > 0)
  * </pre>
- * (floor {@link Config#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
+ * (floor {@link MixtureSpec#sigmaFloor()}, by default {@link #SIGMA_FLOOR} = 1e-4, in the head's y units: y01 - 0.5 in {@code RegressionModel}, where the whole
  * training range has width 1). ELU + 1 is positive and does not overflow for large s, but {@code exp(s)} underflows
  * to 0 for s below about -745 in double (-104 in float), as happens for inputs far outside the training range or
  * after a diverging step; the floor keeps every sigma >= 1e-4, so the density, NLL and quantiles stay defined, and
@@ -41,66 +40,37 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
     /** The default smallest standard deviation the head emits (see the class description). */
     public static final double SIGMA_FLOOR = 1e-4;
 
-    /**
-     * @param inputWidth D
-     * @param components K >= 1
-     * @param seed       initialisation seed
-     * @param sigmaFloor the smallest standard deviation the head emits (0: none, as heads trained before the floor)
-     */
-    public record Config(int inputWidth, int components, long seed, double sigmaFloor) {
-        /**
-         * @param inputWidth D, at least 1
-         * @param components K, at least 1
-         * @param seed       initialisation seed
-         * @param sigmaFloor at least 0 and finite
-         * @throws IllegalArgumentException on an input width or component count below 1, or a negative or
-         *                                  non-finite floor
-         */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-            Checks.atLeast("components", components, 1);
-            checkFloor(sigmaFloor);
-        }
-
-        /** With the default floor {@link #SIGMA_FLOOR}. */
-        public Config(int inputWidth, int components, long seed) {
-            this(inputWidth, components, seed, SIGMA_FLOOR);
-        }
-
-        static void checkFloor(double sigmaFloor) {
-            Checks.require(sigmaFloor >= 0 && sigmaFloor < Double.POSITIVE_INFINITY,
-                    "sigmaFloor must be >= 0 and finite, got %s", sigmaFloor);
-        }
-
-        /** The paper's default (and the PyTorch reference implementation's): 10 components. */
-        public static Config of(int inputWidth, long seed) {
-            return new Config(inputWidth, 10, seed);
-        }
-    }
-
-    private final Config config;
+    private final MixtureSpec spec;
+    private final int inputWidth;
+    private final int components;
+    private final double sigmaFloor;
     private final Linear proj;
 
     /**
-     * A head with freshly initialised parameters.
+     * A head with freshly initialised parameters ({@link MixtureSpec#build} calls it).
      *
-     * @param config sizes and seed
-     * @param type   FLOAT or DOUBLE
+     * @param spec       the head's settings: components K and the sigma floor
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec or an input width below 1
      */
-    public MixtureHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
-        this.proj = new Linear("mdn", config.inputWidth(), 3 * config.components(), type,
-                RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
+    public MixtureHead(MixtureSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.components = spec.components();
+        this.sigmaFloor = spec.sigmaFloor();
+        this.proj = new Linear("mdn", inputWidth, 3 * components, type, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public MixtureSpec spec() {
+        return spec;
     }
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -135,10 +105,10 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Linear.Cache c = proj.forward(phi, arena);
         int b = (int) phi.size(0);
-        int k = config.components();
+        int k = components;
         DataType type = phi.dataType();
         INDArray w = arena.get(type, b, k); // [B, K]
         INDArray mu = arena.get(type, b, k); // [B, K]
@@ -153,7 +123,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 vw[i * k + j] = raw[r + j];
                 vm[i * k + j] = raw[r + k + j];
                 double s = raw[r + 2 * k + j];
-                vs[i * k + j] = sigma(s, config.sigmaFloor());
+                vs[i * k + j] = sigma(s, sigmaFloor);
             }
         }
         Host.write(vw, w);
@@ -173,7 +143,7 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
                 dOutput == null ? "null" : dOutput.getClass().getSimpleName());
         GaussianMixture d = (GaussianMixture) dOutput;
         Linear.Cache c = forward.cache();
-        int k = config.components();
+        int k = components;
         int b = (int) c.output().size(0);
         Checks.shape("dOutput means", d.means(), b, k);
         INDArray dRaw = arena.get(c.output().dataType(), c.output().shape()); // [B, 3K]
@@ -206,9 +176,9 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         int b = (int) phi.size(0);
-        int k = config.components();
+        int k = components;
         double[] raw = proj.inferRows("phi", phi); // [B * 3K]
         double[][] w = new double[b][k];
         double[][] mu = new double[b][k];
@@ -218,14 +188,15 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
             for (int j = 0; j < k; j++) {
                 w[i][j] = raw[r + j];
                 mu[i][j] = raw[r + k + j];
-                sd[i][j] = sigma(raw[r + 2 * k + j], config.sigmaFloor());
+                sd[i][j] = sigma(raw[r + 2 * k + j], sigmaFloor);
             }
         }
         return MixtureDistribution.fromLogits(w, mu, sd);
     }
 
     /**
-     * Fills one columnar {@link MixtureDistribution} chunk by chunk: the linear output {@code [b, 3K]} into an arena
+     * Fills one columnar {@link MixtureDistribution} chunk by chunk ({@code MixtureBuilder}, beside this file, names
+     * this head's {@link #distribution} as its reference): the linear output {@code [b, 3K]} into an arena
      * buffer, one host copy of it, then the stable softmax of the log-weights and {@code sigma = ELU(s) + 1} with
      * the vectorised double exponential ({@link FastExp}, relative error at most {@link
      * FastExp#DOUBLE_MAX_RELATIVE_ERROR}) over the whole chunk at once, straight into the distribution's flat
@@ -236,103 +207,11 @@ public final class MixtureHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public DistributionBuilder distributionBuilder(int rows) {
-        Checks.atLeast("rows", rows, 1);
-        int k = config.components();
-        double[] w = new double[Math.multiplyExact(rows, k)]; // [B * K]
-        double[] mu = new double[rows * k];
-        double[] sd = new double[rows * k];
-        double floor = config.sigmaFloor();
-        return new DistributionBuilder() {
-            private int next;
-
-            @Override
-            public void add(INDArray phi, int row, Arena arena) {
-                int added = DistributionBuilder.checkChunk(phi, row, next, rows);
-                int b = added - next;
-                INDArray out = proj.forward(phi, arena).output(); // [b, 3K]
-                double[] raw = hostDoubles(out, arena); // [b * 3K]
-                double[] logit = arena.doubles(b * k); // [b * K] log-weights minus their row maximum
-                double[] scale = arena.doubles(b * k); // [b * K] min(s, 0)
-                double[] e = arena.doubles(b * k);
-                double[] carrier = arena.doubles(b * k);
-                boolean finite = allFinite(raw, 0, b * 3 * k); // else some row's float product overflowed
-                for (int i = 0; i < b; i++) {
-                    int r = i * 3 * k;
-                    if (!finite && !allFinite(raw, r, r + 3 * k)) { // this row again, in double
-                        System.arraycopy(proj.inferRowInDouble("phi", phi, i, row + i), 0, raw, r, 3 * k);
-                    }
-                    double max = Simd.max(raw, r, k);
-                    for (int j = 0; j < k; j++) {
-                        logit[i * k + j] = raw[r + j] - max;
-                        scale[i * k + j] = Math.min(raw[r + 2 * k + j], 0.0);
-                    }
-                }
-                FastExp.expShifted(logit, 0.0, e, carrier, 0, b * k);
-                FastExp.expShifted(scale, 0.0, logit, carrier, 0, b * k); // logit := exp(min(s, 0))
-                for (int i = 0; i < b; i++) {
-                    int r = i * 3 * k;
-                    int o = (row + i) * k;
-                    double sum = 0;
-                    for (int j = 0; j < k; j++) {
-                        sum += e[i * k + j];
-                    }
-                    for (int j = 0; j < k; j++) {
-                        w[o + j] = e[i * k + j] / sum; // sum >= 1: the maximum's exp(0)
-                    }
-                    System.arraycopy(raw, r + k, mu, o, k);
-                    for (int j = 0; j < k; j++) {
-                        // ELU + 1 + floor without a branch: max(s, 0) + exp(min(s, 0)) is s + 1 for s > 0, exp(s)
-                        // for s <= 0 (a sign that varies from row to row mispredicts a branch half the time)
-                        sd[o + j] = (Math.max(raw[r + 2 * k + j], 0.0) + logit[i * k + j]) + floor;
-                    }
-                }
-                next = added;
-            }
-
-            @Override
-            public MixtureDistribution build() {
-                Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                return MixtureDistribution.normalised(k, w, mu, sd);
-            }
-        };
-    }
-
-    /** Whether {@code x[from, to)} is finite everywhere: products with zero in four chains, NaN if any entry is not. */
-    private static boolean allFinite(double[] x, int from, int to) {
-        double a0 = 0;
-        double a1 = 0;
-        double a2 = 0;
-        double a3 = 0;
-        int i = from;
-        for (; i + 3 < to; i += 4) {
-            a0 += x[i] * 0.0;
-            a1 += x[i + 1] * 0.0;
-            a2 += x[i + 2] * 0.0;
-            a3 += x[i + 3] * 0.0;
-        }
-        for (; i < to; i++) {
-            a0 += x[i] * 0.0;
-        }
-        return (a0 + a1) + (a2 + a3) == 0;
-    }
-
-    /** The elements of a FLOAT or DOUBLE array as doubles, in arena scratch (a float copy widened in one loop). */
-    private static double[] hostDoubles(INDArray a, Arena arena) {
-        int n = Math.toIntExact(a.length());
-        double[] d = arena.doubles(n);
-        if (a.dataType() == DataType.FLOAT) {
-            float[] f = Host.read(a, arena.floats(n));
-            for (int i = 0; i < n; i++) {
-                d[i] = f[i];
-            }
-        } else {
-            Host.read(a, d);
-        }
-        return d;
+        return new MixtureBuilder(proj, components, sigmaFloor, rows);
     }
 
     @Override
     public String toString() {
-        return "MixtureHead(K=" + config.components() + ", D=" + config.inputWidth() + ")";
+        return "MixtureHead(K=" + components + ", D=" + inputWidth + ")";
     }
 }

@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -22,15 +21,14 @@ import org.nd4j.linalg.api.buffer.DataType;
  * @param sigmaFloor the smallest standard deviation, in the head's units (y01 - 0.5); at least 0 and finite
  */
 public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "mdn";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 2;
+    /** The registry name {@code mdn}, settings version 2 (the newest this class reads; it reads version 1 too). */
+    public static final Kind KIND = new Kind("mdn", 2);
 
     /** @throws IllegalArgumentException if components is below 1 or the floor is negative or not finite */
     public MixtureSpec {
         Checks.atLeast("components", components, 1);
-        MixtureHead.Config.checkFloor(sigmaFloor);
+        Checks.require(sigmaFloor >= 0 && sigmaFloor < Double.POSITIVE_INFINITY,
+                "sigmaFloor must be >= 0 and finite, got %s", sigmaFloor);
     }
 
     /** A new head's spec: the floor {@link MixtureHead#SIGMA_FLOOR}. */
@@ -39,13 +37,21 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
     }
 
     /**
+     * The paper's default (and the PyTorch reference implementation's): 10 components, the floor {@link
+     * MixtureHead#SIGMA_FLOOR}.
+     */
+    public static MixtureSpec paper() {
+        return new MixtureSpec(10);
+    }
+
+    /**
      * Reads the settings {@link #toProperties()} writes.
      *
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static MixtureSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        int version = s.version(VERSION);
+        Settings s = KIND.settingsOf(p);
+        int version = s.version(KIND.version());
         if (version >= 2) {
             s.requireOnly("version", "components", "sigmaFloor");
         } else {
@@ -57,26 +63,18 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("components", Integer.toString(components));
-        m.put("sigmaFloor", Double.toString(sigmaFloor));
-        return m;
+        return Settings.writer().put("components", components).put("sigmaFloor", sigmaFloor).map();
     }
 
     @Override
     public MixtureHead build(int inputWidth, long seed, DataType type) {
-        return new MixtureHead(new MixtureHead.Config(inputWidth, components, seed, sigmaFloor), type);
+        return new MixtureHead(this, inputWidth, seed, type);
     }
 
     /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */

@@ -30,12 +30,12 @@ public final class HeadRegistry {
 
     static {
         Map<String, Function<Properties, HeadSpec>> m = new LinkedHashMap<>();
-        m.put(PointwiseSpec.NAME, PointwiseSpec::of);
-        m.put(HistogramSpec.NAME, HistogramSpec::of);
-        m.put(MixtureSpec.NAME, MixtureSpec::of);
+        m.put(PointwiseSpec.KIND.name(), PointwiseSpec::of);
+        m.put(HistogramSpec.KIND.name(), HistogramSpec::of);
+        m.put(MixtureSpec.KIND.name(), MixtureSpec::of);
         m.put(DecoderSpec.NAME, DecoderSpec::of);
         m.put(UnnormalizedDecoderSpec.NAME, UnnormalizedDecoderSpec::of);
-        m.put(XValSpec.NAME, XValSpec::of);
+        m.put(XValSpec.KIND.name(), XValSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

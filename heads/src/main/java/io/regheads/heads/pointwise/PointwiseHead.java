@@ -9,11 +9,10 @@ import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureDistribution;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -32,68 +31,51 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class PointwiseHead implements RegressionHead<Linear.Cache> {
 
-    /**
-     * @param inputWidth D
-     * @param sigmoid    squash the output into (0, 1)
-     * @param seed       initialisation seed
-     */
-    public record Config(int inputWidth, boolean sigmoid, long seed) {
-        /**
-         * @param inputWidth D, at least 1
-         * @param sigmoid    squash the output into (0, 1)
-         * @param seed       initialisation seed
-         * @throws IllegalArgumentException on an input width below 1
-         */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-        }
-
-        /**
-         * {@return a linear output (no sigmoid)}
-         * @param inputWidth D, at least 1
-         * @param seed       initialisation seed
-         */
-        public static Config linear(int inputWidth, long seed) {
-            return new Config(inputWidth, false, seed);
-        }
-    }
-
     /** The name of the saved noise level in {@link #state()}. */
-    public static final String NOISE_STD = "noiseStd";
+    public static final String NOISE_STD = NoiseLevel.STATE_KEY;
 
-    private final Config config;
+    private final PointwiseSpec spec;
+    private final int inputWidth;
+    private final long seed;
+    private final boolean sigmoid;
     private final Linear proj;
-    private volatile double noiseStd = 1.0;
+    private final NoiseLevel noise = new NoiseLevel();
 
     /**
-     * A head with freshly initialised parameters.
+     * A head with freshly initialised parameters ({@link PointwiseSpec#build} calls it).
      *
-     * @param config sizes and seed
-     * @param type   FLOAT or DOUBLE
+     * @param spec       the head's settings
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec or an input width below 1
      */
-    public PointwiseHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
-        this.proj = new Linear("pointwise", config.inputWidth(), 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed()));
+    public PointwiseHead(PointwiseSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.seed = seed;
+        this.sigmoid = spec.sigmoid();
+        this.proj = new Linear("pointwise", inputWidth, 1, type, RandomSource.XO_RO_SHI_RO_128_PP.create(seed));
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public PointwiseSpec spec() {
+        return spec;
     }
 
     /** The standard deviation of the Gaussian that {@link #distribution} reports around the point prediction. */
     public double noiseStd() {
-        return noiseStd;
+        return noise.std();
     }
 
     /** Sets the reported noise level; must be finite and > 0. */
     public void setNoiseStd(double std) {
-        this.noiseStd = Checks.positive("noiseStd", std);
+        noise.set(std);
     }
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -113,10 +95,10 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public Forward<Linear.Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Linear.Cache c = proj.forward(phi, arena);
         INDArray values = arena.view(c.output(), phi.size(0)); // [B] view of [B, 1]
-        if (config.sigmoid()) {
+        if (sigmoid) {
             double[] v = Host.doubles(values);
             for (int i = 0; i < v.length; i++) {
                 v[i] = 1 / (1 + Math.exp(-v[i]));
@@ -145,14 +127,14 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
         double[] dr = new double[b];
         for (int i = 0; i < b; i++) {
             double s = out[i]; // the output: sigmoid(z) when squashing
-            dr[i] = config.sigmoid() ? dv[i] * s * (1 - s) : dv[i];
+            dr[i] = sigmoid ? dv[i] * s * (1 - s) : dv[i];
         }
         Host.write(dr, dRaw);
         return proj.backward(c, dRaw, arena);
     }
 
     /**
-     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}.
+     * The after-fit step: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))} ({@link NoiseLevel#fit}).
      *
      * @param phi {@code [B, D]} features of held-out rows
      * @param y   {@code [B]} their labels in head units
@@ -160,21 +142,13 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public void afterFit(INDArray phi, double[] y) {
-        double[] pred = predict(phi);
-        Checks.rowValues("y", y, pred.length);
-        Checks.allFinite("y", y);
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - y[i];
-            s += r * r;
-        }
-        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+        noise.fit(predict(phi), y);
     }
 
     /** @return {@code {noiseStd}} */
     @Override
     public Map<String, Double> state() {
-        return Map.of(NOISE_STD, noiseStd);
+        return noise.state();
     }
 
     /**
@@ -184,10 +158,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      */
     @Override
     public void restoreState(Map<String, Double> state) {
-        Checks.notNull("state", state);
-        Checks.require(state.keySet().equals(Set.of(NOISE_STD)), "state must hold exactly %s, got %s", NOISE_STD,
-                state.keySet());
-        setNoiseStd(state.get(NOISE_STD));
+        noise.restore(state);
     }
 
     /**
@@ -198,9 +169,9 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
      * @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row)
      */
     public double[] predict(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         double[] v = proj.inferRows("phi", phi); // [B]
-        if (config.sigmoid()) {
+        if (sigmoid) {
             for (int i = 0; i < v.length; i++) {
                 v[i] = 1 / (1 + Math.exp(-v[i]));
             }
@@ -211,10 +182,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     /** {@code N(predict(phi), noiseStd^2)} per row; the arguments and exceptions of {@link #predict}. */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        double[] mu = predict(phi);
-        double[] s = new double[mu.length];
-        Arrays.fill(s, noiseStd);
-        return MixtureDistribution.gaussian(mu, s);
+        return noise.around(predict(phi));
     }
 
     /**
@@ -227,7 +195,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
     public DistributionBuilder distributionBuilder(int rows) {
         Checks.atLeast("rows", rows, 1);
         double[] mu = new double[rows]; // [B]
-        double s = noiseStd;
+        double s = noise.std();
         return new DistributionBuilder() {
             private int next;
 
@@ -240,7 +208,7 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
                     if (!Double.isFinite(mu[i])) {
                         mu[i] = proj.inferRowInDouble("phi", phi, i - row, i)[0];
                     }
-                    if (config.sigmoid()) {
+                    if (sigmoid) {
                         mu[i] = 1 / (1 + Math.exp(-mu[i]));
                     }
                 }
@@ -250,15 +218,13 @@ public final class PointwiseHead implements RegressionHead<Linear.Cache> {
             @Override
             public MixtureDistribution build() {
                 Checks.require(next == rows, "every row must be added before build: got %d of %d", next, rows);
-                double[] sd = new double[rows];
-                Arrays.fill(sd, s);
-                return MixtureDistribution.gaussian(mu, sd);
+                return NoiseLevel.gaussian(mu, s);
             }
         };
     }
 
     @Override
     public String toString() {
-        return "PointwiseHead(" + config + ")";
+        return "PointwiseHead(" + spec + ", D=" + inputWidth + ", seed=" + seed + ")";
     }
 }

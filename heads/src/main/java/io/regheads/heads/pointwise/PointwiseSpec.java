@@ -3,7 +3,6 @@ package io.regheads.heads.pointwise;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -17,10 +16,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * @param sigmoid squash the output into (0, 1)
  */
 public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "pointwise";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+    /** The registry name {@code pointwise}, settings version 1 (the newest this class reads). */
+    public static final Kind KIND = new Kind("pointwise", 1);
 
     /**
      * Reads the settings {@link #toProperties()} writes.
@@ -28,31 +25,23 @@ public record PointwiseSpec(boolean sigmoid) implements HeadSpec {
      * @throws IllegalArgumentException naming the key that is missing, malformed or unknown
      */
     public static PointwiseSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "sigmoid");
+        Settings s = KIND.read(p, "sigmoid");
         return new PointwiseSpec(s.bool("sigmoid"));
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("sigmoid", Boolean.toString(sigmoid));
-        return m;
+        return Settings.writer().put("sigmoid", sigmoid).map();
     }
 
     @Override
     public PointwiseHead build(int inputWidth, long seed, DataType type) {
-        return new PointwiseHead(new PointwiseHead.Config(inputWidth, sigmoid, seed), type);
+        return new PointwiseHead(this, inputWidth, seed, type);
     }
 
     /** @return MIN_MAX with the sigmoid (y01 in (0, 1)), else CENTRED_MIN_MAX (y01 - 0.5) */

@@ -12,9 +12,9 @@ import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.GELU;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.Param;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -50,26 +50,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** Smallest standard deviation the learned-variance output reports. */
     public static final double MIN_STD = 1e-6;
     /** The name of the saved noise level in {@link #state()}. */
-    public static final String NOISE_STD = "noiseStd";
-
-    /**
-     * @param inputWidth      D >= 1
-     * @param hidden          H >= 1 (the paper: the embedding width D)
-     * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
-     * @param seed            initialisation seed
-     */
-    public record Config(int inputWidth, int hidden, boolean learnedVariance, long seed) {
-        /** @throws IllegalArgumentException on a width &lt; 1 */
-        public Config {
-            Checks.atLeast("inputWidth", inputWidth, 1);
-            Checks.atLeast("hidden", hidden, 1);
-        }
-
-        /** The paper's head: hidden width D, point output. */
-        public static Config of(int inputWidth, long seed) {
-            return new Config(inputWidth, inputWidth, false, seed);
-        }
-    }
+    public static final String NOISE_STD = NoiseLevel.STATE_KEY;
 
     /**
      * What backward needs: the caches of the two layers and the activation.
@@ -80,39 +61,50 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     public record Cache(Linear.Cache fc1, GELU.Cache gelu, Linear.Cache fc2) {}
 
-    private final Config config;
+    private final XValSpec spec;
+    private final int inputWidth;
+    private final long seed;
+    private final boolean learnedVariance;
     private final DataType type;
     private final Linear fc1;
     private final GELU gelu = new GELU(GELU.Form.TANH);
     private final Linear fc2;
     private final List<Param> params;
-    private volatile double noiseStd = 1.0;
+    private final NoiseLevel noise = new NoiseLevel();
 
     /**
-     * @param type FLOAT or DOUBLE
-     * @throws IllegalArgumentException on a null config or another type
+     * A head with freshly initialised parameters ({@link XValSpec#build} calls it).
+     *
+     * @param spec       the head's settings: hidden width H and whether the variance is learned
+     * @param inputWidth D, at least 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null spec, an input width below 1 or another type
      */
-    public XValHead(Config config, DataType type) {
-        this.config = Checks.notNull("config", config);
+    public XValHead(XValSpec spec, int inputWidth, long seed, DataType type) {
+        this.spec = Checks.notNull("spec", spec);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.seed = seed;
+        this.learnedVariance = spec.learnedVariance();
         Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE, "type must be FLOAT or DOUBLE, got %s",
                 type);
         this.type = type;
-        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
-        this.fc1 = new Linear("xval.fc1", config.inputWidth(), config.hidden(), type, rng);
-        this.fc2 = new Linear("xval.fc2", config.hidden(), config.learnedVariance() ? 2 : 1, type, rng);
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+        this.fc1 = new Linear("xval.fc1", inputWidth, spec.hidden(), type, rng);
+        this.fc2 = new Linear("xval.fc2", spec.hidden(), learnedVariance ? 2 : 1, type, rng);
         List<Param> p = new ArrayList<>(fc1.params());
         p.addAll(fc2.params());
         this.params = Collections.unmodifiableList(p);
     }
 
-    /** {@return the configuration} */
-    public Config config() {
-        return config;
+    /** {@return the spec this head was built from} */
+    public XValSpec spec() {
+        return spec;
     }
 
     /** The reported standard deviation of the point head (unused with a learned variance). */
     public double noiseStd() {
-        return noiseStd;
+        return noise.std();
     }
 
     /**
@@ -121,12 +113,12 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      * @throws IllegalArgumentException unless std is finite and > 0
      */
     public void setNoiseStd(double std) {
-        this.noiseStd = Checks.positive("noiseStd", std);
+        noise.set(std);
     }
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -144,7 +136,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     /** @throws IllegalArgumentException if phi is not [B, D] in the head's type */
     @Override
     public Forward<Cache> forward(INDArray phi, Targets targets, Arena arena) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Checks.require(phi.dataType() == type, "phi must have data type %s, got %s", type, phi.dataType());
         int b = Math.toIntExact(phi.size(0));
         Linear.Cache c1 = fc1.forward(phi, arena); // [B, H]
@@ -152,7 +144,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         Linear.Cache c2 = fc2.forward(cg.output(), arena); // [B, 1 or 2]
         Cache cache = new Cache(c1, cg, c2);
         double[] o = Host.doubles(c2.output()); // [B * (1 or 2)]
-        if (!config.learnedVariance()) {
+        if (!learnedVariance) {
             INDArray values = arena.get(type, b); // [B]
             Host.write(o, values);
             return new Forward<>(new Scalar(values), cache);
@@ -185,7 +177,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
         int b = Math.toIntExact(out.size(0));
         INDArray dOut = arena.get(type, out.shape());
         double[] dov = new double[Math.toIntExact(out.length())];
-        if (!config.learnedVariance()) {
+        if (!learnedVariance) {
             Checks.require(dOutput instanceof Scalar, "dOutput must be a Scalar, got %s",
                     dOutput.getClass().getSimpleName());
             double[] dv = Host.doubles(Checks.shape("dOutput values", ((Scalar) dOutput).values(), b)); // [B]
@@ -234,8 +226,8 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     }
 
     /**
-     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))}; nothing
-     * with a learned variance.
+     * The after-fit step of the point head: {@code noiseStd = sqrt(max(mean((predict(phi) - y)^2), 1e-12))} ({@link
+     * NoiseLevel#fit}); nothing with a learned variance.
      *
      * @param phi {@code [B, D]} features of held-out rows
      * @param y   {@code [B]} their labels in head units
@@ -243,24 +235,16 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public void afterFit(INDArray phi, double[] y) {
-        if (config.learnedVariance()) {
+        if (learnedVariance) {
             return;
         }
-        double[] pred = predict(phi);
-        Checks.rowValues("y", y, pred.length);
-        Checks.allFinite("y", y);
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - y[i];
-            s += r * r;
-        }
-        setNoiseStd(Math.sqrt(Math.max(s / pred.length, 1e-12)));
+        noise.fit(predict(phi), y);
     }
 
     /** @return {@code {noiseStd}} for the point head; empty with a learned variance */
     @Override
     public Map<String, Double> state() {
-        return config.learnedVariance() ? Map.of() : Map.of(NOISE_STD, noiseStd);
+        return learnedVariance ? Map.of() : noise.state();
     }
 
     /**
@@ -271,12 +255,12 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public void restoreState(Map<String, Double> state) {
-        Checks.notNull("state", state);
-        Set<String> names = config.learnedVariance() ? Set.of() : Set.of(NOISE_STD);
-        Checks.require(state.keySet().equals(names), "state must hold exactly %s, got %s", names, state.keySet());
-        if (!names.isEmpty()) {
-            setNoiseStd(state.get(NOISE_STD));
+        if (!learnedVariance) {
+            noise.restore(state);
+            return;
         }
+        Checks.notNull("state", state);
+        Checks.require(state.isEmpty(), "state must hold exactly %s, got %s", Set.of(), state.keySet());
     }
 
     /** Point predictions {@code [B]} (the means). */
@@ -295,14 +279,11 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
      */
     @Override
     public MixtureDistribution distribution(INDArray phi) {
-        Checks.rows("phi", phi, "D", config.inputWidth());
+        Checks.rows("phi", phi, "D", inputWidth);
         Checks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
-            double[] mu = finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi);
-            double[] s = new double[mu.length];
-            Arrays.fill(s, noiseStd);
-            return MixtureDistribution.gaussian(mu, s);
+            return noise.around(finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi));
         }
         GaussianMixture g = (GaussianMixture) out;
         long b = phi.size(0);
@@ -324,6 +305,6 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
 
     @Override
     public String toString() {
-        return "XValHead(" + config + ", " + type + ")";
+        return "XValHead(" + spec + ", D=" + inputWidth + ", seed=" + seed + ", " + type + ")";
     }
 }

@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Settings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -13,8 +12,9 @@ import org.nd4j.linalg.api.buffer.DataType;
  * The xVal number head ({@link XValHead}) as a model's head: an MLP with {@code hidden} GELU units and a scalar
  * output on {@code y01 - 0.5}, trained with MSE; or, with {@code learnedVariance}, a Gaussian with a learned sigma
  * trained with its NLL ({@code ce}). The point head's noise level is its after-fit step ({@link XValHead#afterFit}),
- * as for the pointwise head. The xVal paper sets the hidden width to the embedding width: {@code new XValSpec(256,
- * false)} under the default 256-wide encoder.
+ * as for the pointwise head. The xVal paper sets the hidden width to the embedding width: {@link #paper(int)},
+ * {@code XValSpec.paper(256)} under the default 256-wide encoder. The spec is the head's whole configuration: {@code
+ * spec.build(D, seed, type)} makes the head.
  *
  * <p>Settings, version 1: {@code head=xval}, {@code head.version=1}, {@code head.hidden=<int>}, {@code
  * head.learnedVariance=true|false}.
@@ -23,14 +23,22 @@ import org.nd4j.linalg.api.buffer.DataType;
  * @param learnedVariance emit a Gaussian with a learned sigma instead of a point
  */
 public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec {
-    /** The registry name. */
-    public static final String NAME = "xval";
-    /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 1;
+    /** The registry name {@code xval}, settings version 1 (the newest this class reads). */
+    public static final Kind KIND = new Kind("xval", 1);
 
     /** @throws IllegalArgumentException if hidden is below 1 */
     public XValSpec {
         Checks.atLeast("hidden", hidden, 1);
+    }
+
+    /**
+     * The paper's head over a {@code width}-wide embedding: hidden width H = the embedding width, point output.
+     *
+     * @param width the embedding width D, which is also H
+     * @throws IllegalArgumentException if width is below 1
+     */
+    public static XValSpec paper(int width) {
+        return new XValSpec(width, false);
     }
 
     /**
@@ -39,34 +47,25 @@ public record XValSpec(int hidden, boolean learnedVariance) implements HeadSpec 
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static XValSpec of(Properties p) {
-        Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        s.requireOnly("version", "hidden", "learnedVariance");
+        Settings s = KIND.read(p, "hidden", "learnedVariance");
         int hidden = s.integer("hidden");
         boolean learned = s.bool("learnedVariance");
         return s.validated(() -> new XValSpec(hidden, learned));
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public int version() {
-        return VERSION;
+    public Kind kind() {
+        return KIND;
     }
 
     @Override
     public Map<String, String> settings() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("hidden", Integer.toString(hidden));
-        m.put("learnedVariance", Boolean.toString(learnedVariance));
-        return m;
+        return Settings.writer().put("hidden", hidden).put("learnedVariance", learnedVariance).map();
     }
 
     @Override
     public XValHead build(int inputWidth, long seed, DataType type) {
-        return new XValHead(new XValHead.Config(inputWidth, hidden, learnedVariance, seed), type);
+        return new XValHead(this, inputWidth, seed, type);
     }
 
     /** @return CENTRED_MIN_MAX: the head sees y01 - 0.5 */

@@ -43,7 +43,7 @@ class BinSoftmaxTest {
         double[] s1 = new double[b];
         double[] m1 = new double[b];
         List<Integer> f1 = new ArrayList<>();
-        BinSoftmax.expRows(from(z, n), bias, 0, b, n, values, e1, s1, m1, f1::add);
+        BinSoftmax.expRows(from(z, n), new BinSoftmax.FloatRows(bias, values, e1, s1, m1), 0, b, f1::add);
         assertEquals(n > 1 ? List.of(3, 5, 7) : List.of(7), f1);
         double[] p1 = new double[b * n];
         for (int r = 0; r < b; r++) {
@@ -56,8 +56,8 @@ class BinSoftmaxTest {
         double[] s2 = new double[b];
         double[] m2 = new double[b];
         List<Integer> f2 = new ArrayList<>();
-        BinSoftmax.expRows(from(z, n), bias, 0, 17, n, values, e2, s2, m2, f2::add);
-        BinSoftmax.expRows(from(z, n), bias, 17, b, n, values, e2, s2, m2, f2::add);
+        BinSoftmax.expRows(from(z, n), new BinSoftmax.FloatRows(bias, values, e2, s2, m2), 0, 17, f2::add);
+        BinSoftmax.expRows(from(z, n), new BinSoftmax.FloatRows(bias, values, e2, s2, m2), 17, b, f2::add);
         assertEquals(f1, f2);
         assertArrayEquals(e1, e2);
         assertArrayEquals(s1, s2);
@@ -118,11 +118,11 @@ class BinSoftmaxTest {
         double[] p = new double[b * n];
         double[] m = new double[b];
         List<Integer> f = new ArrayList<>();
-        BinSoftmax.rows(z, bias, 0, b, n, values, p, m, f::add);
+        BinSoftmax.rows(new BinSoftmax.DoubleRows(z, bias, values, p, m), 0, b, f::add);
         assertEquals(List.of(4), f);
         double[] alone = new double[b];
-        BinSoftmax.rows(z, bias, 0, 5, n, values, null, alone, r -> { });
-        BinSoftmax.rows(z, bias, 5, b, n, values, null, alone, r -> { });
+        BinSoftmax.rows(new BinSoftmax.DoubleRows(z, bias, values, null, alone), 0, 5, r -> { });
+        BinSoftmax.rows(new BinSoftmax.DoubleRows(z, bias, values, null, alone), 5, b, r -> { });
         assertArrayEquals(m, alone);
         for (int r = 0; r < b; r++) {
             if (r == 4) {
@@ -173,12 +173,12 @@ class BinSoftmaxTest {
         double[] s1 = new double[b];
         double[] m1 = new double[b];
         List<Integer> f1 = new ArrayList<>();
-        BinSoftmax.expRows(from(z, n), bias, 0, b, n, values, e1, s1, m1, f1::add);
+        BinSoftmax.expRows(from(z, n), new BinSoftmax.FloatRows(bias, values, e1, s1, m1), 0, b, f1::add);
         float[] e2 = new float[b * n];
         double[] s2 = new double[b];
         double[] m2 = new double[b];
         List<Integer> f2 = new ArrayList<>();
-        BinSoftmax.expRowsInParallel(from(z, n), bias, 0, b, n, values, e2, s2, m2, f2::add);
+        BinSoftmax.expRowsInParallel(from(z, n), new BinSoftmax.FloatRows(bias, values, e2, s2, m2), 0, b, f2::add);
         assertEquals(List.of(7, 301, 599), f1);
         assertEquals(f1, f2);
         assertArrayEquals(e1, e2);

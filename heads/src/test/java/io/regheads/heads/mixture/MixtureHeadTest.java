@@ -49,7 +49,7 @@ class MixtureHeadTest {
         // objective <output, R> with a fixed random R (a loss at sigma = 1e-4 would be too steep for differences)
         int d = 5;
         int b = 4;
-        MixtureHead head = new MixtureHead(new MixtureHead.Config(d, 3, 9), DataType.DOUBLE);
+        MixtureHead head = new MixtureSpec(3).build(d, 9, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(12, 60.0, b, d);
         GaussianMixture out = (GaussianMixture) head.forward(phi, null, Arena.none()).output();
         double min = Double.POSITIVE_INFINITY;

@@ -1,5 +1,6 @@
 package io.regheads.heads.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -55,6 +56,30 @@ class HeadRegistryTest {
             throw new AssertionError(e);
         }
         return p;
+    }
+
+    /**
+     * A histogram on another range than [0, 1] writes it as head.low and head.high and reads it back; on [0, 1] it
+     * writes neither, so the keys of every spec written before the range was a setting are unchanged.
+     */
+    @Test
+    void histogramRangeKeysAppearOnlyOffTheUnitInterval() {
+        HistogramSpec wide = new HistogramSpec(37, true, -1, 2);
+        assertEquals(props("head=histogram\nhead.version=1\nhead.bins=37\nhead.tails=true\nhead.low=-1.0\n"
+                + "head.high=2.0\n"), wide.toProperties());
+        assertEquals(wide, HeadRegistry.read(wide.toProperties()));
+        assertEquals(new HistogramSpec(37, true), new HistogramSpec(37, true, -0.0, 1));
+        assertEquals(props("head=histogram\nhead.version=1\nhead.bins=37\nhead.tails=true\n"),
+                new HistogramSpec(37, true, -0.0, 1).toProperties());
+        assertArrayEquals(io.regheads.heads.histogram.HistogramDistribution.equalBorders(37, -1, 2), wide.borders(), 0.0);
+        Properties half = wide.toProperties();
+        half.remove("head.high");
+        assertEquals("head.high is missing", assertThrows(IllegalArgumentException.class,
+                () -> HeadRegistry.read(half)).getMessage());
+        Properties reversed = wide.toProperties();
+        reversed.setProperty("head.high", "-2");
+        assertEquals("head.high must be > low, got low = -1.0, high = -2.0", assertThrows(
+                IllegalArgumentException.class, () -> HeadRegistry.read(reversed)).getMessage());
     }
 
     @Test

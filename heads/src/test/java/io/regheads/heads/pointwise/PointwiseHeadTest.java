@@ -14,7 +14,7 @@ class PointwiseHeadTest {
 
     @Test
     void afterFitSetsTheNoiseLevelToTheRootMeanSquaredResidual() {
-        PointwiseHead h = new PointwiseHead(PointwiseHead.Config.linear(3, 4), DataType.DOUBLE);
+        PointwiseHead h = new PointwiseSpec(false).build(3, 4, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(5, 1.0, 4, 3);
         double[] pred = h.predict(phi);
         // residuals 0.3, -0.1, 0.2, -0.4 by hand: mean square (0.09 + 0.01 + 0.04 + 0.16) / 4 = 0.075
@@ -32,7 +32,7 @@ class PointwiseHeadTest {
 
     @Test
     void stateRestoresAndRefusesByName() {
-        PointwiseHead h = new PointwiseHead(PointwiseHead.Config.linear(2, 1), DataType.FLOAT);
+        PointwiseHead h = new PointwiseSpec(false).build(2, 1, DataType.FLOAT);
         h.restoreState(Map.of("noiseStd", 0.125));
         assertEquals(0.125, h.noiseStd(), 0.0);
         assertEquals("state must hold exactly noiseStd, got [sigma]", assertThrows(IllegalArgumentException.class,

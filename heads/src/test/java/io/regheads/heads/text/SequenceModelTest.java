@@ -13,6 +13,7 @@ import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.xval.XValHead;
+import io.regheads.heads.xval.XValSpec;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import io.regheads.tokenizers.text.CharVocabulary;
@@ -59,7 +60,7 @@ class SequenceModelTest {
 
     @Test
     void xvalModelPassesTheGradientCheckWithScaledTargets() {
-        XValHead head = new XValHead(XValHead.Config.of(4, 5), DataType.DOUBLE);
+        XValHead head = XValSpec.paper(4).build(4, 5, DataType.DOUBLE);
         check(new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 1.0, 2.0, PointEstimate.MEAN),
                 new double[] {-3, 0.3});
     }
@@ -75,7 +76,7 @@ class SequenceModelTest {
 
     @Test
     void predictUndoesTheTargetScaling() {
-        XValHead head = new XValHead(XValHead.Config.of(4, 5), DataType.DOUBLE);
+        XValHead head = XValSpec.paper(4).build(4, 5, DataType.DOUBLE);
         SequenceModel m = new SequenceModel(encoder(NumberEmbedding.XVAL), head, Losses.ce(), 10.0, 3.0,
                 PointEstimate.MEAN);
         INDArray phi = m.encoder().forward(SequenceBatch.fromRows(rows(), 6), Arena.none()).phi();

@@ -40,7 +40,7 @@ class XValHeadTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void passesTheGradientCheck(boolean learnedVariance) {
-        XValHead head = new XValHead(new XValHead.Config(D, 5, learnedVariance, 3), DataType.DOUBLE);
+        XValHead head = new XValSpec(5, learnedVariance).build(D, 3, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         INDArray r1 = GradientCheck.random(2, 1.0, B);
         INDArray r2 = GradientCheck.random(4, 1.0, B);
@@ -68,7 +68,7 @@ class XValHeadTest {
 
     @Test
     void matchesAPlainLoopMlp() {
-        XValHead head = new XValHead(new XValHead.Config(D, 5, true, 3), DataType.DOUBLE);
+        XValHead head = new XValSpec(5, true).build(D, 3, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         double[][] w1 = head.params().get(0).value().toDoubleMatrix();
         double[] b1 = head.params().get(1).value().toDoubleVector();
@@ -94,7 +94,7 @@ class XValHeadTest {
 
     @Test
     void pointHeadTrainsWithMseAndReportsAGaussian() {
-        XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        XValHead head = XValSpec.paper(D).build(D, 3, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         double[] y = {0.5, -1.0, 2.0};
         var f = head.forward(phi, head.targets(y), Arena.none());
@@ -113,7 +113,7 @@ class XValHeadTest {
 
     @Test
     void learnedVarianceHasTheGaussianNll() {
-        XValHead head = new XValHead(new XValHead.Config(D, 4, true, 9), DataType.DOUBLE);
+        XValHead head = new XValSpec(4, true).build(D, 9, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(1, 1.0, B, D);
         double[] y = {0.5, -1.0, 2.0};
         GaussianMixture g = (GaussianMixture) head.forward(phi, head.targets(y), Arena.none()).output();
@@ -131,10 +131,10 @@ class XValHeadTest {
     @Test
     void distributionsPassTheContract() {
         INDArray phi = GradientCheck.random(5, 1.0, B, D);
-        XValHead point = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        XValHead point = XValSpec.paper(D).build(D, 3, DataType.DOUBLE);
         point.setNoiseStd(0.4);
         io.regheads.core.testing.DistributionContract.verify(point.distribution(phi), 20_000, 11);
-        XValHead learned = new XValHead(new XValHead.Config(D, 4, true, 9), DataType.DOUBLE);
+        XValHead learned = new XValSpec(4, true).build(D, 9, DataType.DOUBLE);
         io.regheads.core.testing.DistributionContract.verify(learned.distribution(phi), 20_000, 12);
     }
 
@@ -148,13 +148,13 @@ class XValHeadTest {
 
     @Test
     void rejectsBadInput() {
-        XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        XValHead head = XValSpec.paper(D).build(D, 3, DataType.DOUBLE);
         IllegalArgumentException w = assertThrows(IllegalArgumentException.class,
                 () -> head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 5), null, Arena.none()));
         assertEquals("phi must have shape [B, D] = [B, 4] with B >= 1, got [2, 5]", w.getMessage());
         assertThrows(IllegalArgumentException.class, () -> head.targets(new double[] {1, Double.NaN}));
         assertThrows(IllegalArgumentException.class, () -> head.setNoiseStd(0));
-        assertThrows(IllegalArgumentException.class, () -> new XValHead.Config(0, 4, false, 1));
+        assertThrows(IllegalArgumentException.class, () -> new XValSpec(4, false).build(0, 1, DataType.DOUBLE));
         var f = head.forward(Nd4j.zeros(DataType.DOUBLE, 2, 4), null, Arena.none());
         assertThrows(IllegalArgumentException.class, () -> head.backward(f, new GaussianMixture(
                 Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.zeros(DataType.DOUBLE, 2, 1), Nd4j.ones(DataType.DOUBLE, 2, 1)),
@@ -164,19 +164,19 @@ class XValHeadTest {
     /** The point head's after-fit noise level by hand; the learned-variance head has no after-fit state. */
     @Test
     void afterFitSetsThePointHeadsNoiseLevelAndItsState() {
-        XValHead head = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        XValHead head = XValSpec.paper(D).build(D, 3, DataType.DOUBLE);
         INDArray phi = GradientCheck.random(7, 1.0, 2, D);
         double[] pred = head.predict(phi);
         // residuals 0.6 and -0.8 by hand: mean square (0.36 + 0.64) / 2 = 0.5
         head.afterFit(phi, new double[] {pred[0] - 0.6, pred[1] + 0.8});
         assertEquals(Math.sqrt(0.5), head.noiseStd(), 1e-15);
         assertEquals(java.util.Map.of("noiseStd", Math.sqrt(0.5)), head.state());
-        XValHead copy = new XValHead(XValHead.Config.of(D, 3), DataType.DOUBLE);
+        XValHead copy = XValSpec.paper(D).build(D, 3, DataType.DOUBLE);
         copy.restoreState(head.state());
         assertEquals(head.distribution(phi).logDensity(pred)[1], copy.distribution(phi).logDensity(pred)[1], 0.0);
         assertThrows(IllegalArgumentException.class, () -> copy.restoreState(java.util.Map.of()));
 
-        XValHead learned = new XValHead(new XValHead.Config(D, 5, true, 3), DataType.DOUBLE);
+        XValHead learned = new XValSpec(5, true).build(D, 3, DataType.DOUBLE);
         learned.afterFit(phi, new double[] {5, 5});
         assertEquals(1.0, learned.noiseStd(), 0.0); // untouched: its sigma is learned
         assertEquals(java.util.Map.of(), learned.state());

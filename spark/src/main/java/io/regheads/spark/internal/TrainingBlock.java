@@ -7,6 +7,7 @@ import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
+import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseHead;
 import java.io.Serializable;
@@ -245,12 +246,7 @@ public final class TrainingBlock implements Serializable {
         INDArray in = Nd4j.create(type, data.rows(), features);
         data.copyRows(natural(data.rows()), 0, data.rows(), in);
         double[] pred = p.predict(m.encoder().infer(in));
-        double s = 0;
-        for (int i = 0; i < pred.length; i++) {
-            double r = pred[i] - data.y(i);
-            s += r * r;
-        }
-        return StepSums.of(null, s, pred.length);
+        return StepSums.of(null, NoiseLevel.squaredResiduals(pred, data.y()), pred.length);
     }
 
     /** Builds the head-unit copies with the model's own scaling (once per model payload). */

@@ -192,7 +192,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      */
     private static final int MEAN_CHUNK = 256;
 
-    private final DecoderState.Weights w;
+    private final DecoderSnapshot w;
     private final NumberTokenizer tok;
     private final boolean ordered;
     private final double[] phi; // [B * D]
@@ -212,7 +212,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     DecoderDistribution(DecoderHead head, INDArray phi, Options options) {
         Checks.rows("phi", phi, "D", head.inputWidth());
         Checks.finiteRows("phi", phi);
-        this.w = new DecoderState.Weights(head);
+        this.w = new DecoderSnapshot(head);
         this.tok = head.tokenizer();
         this.ordered = tok.isFixedPoint();
         this.phi = Host.doubles(phi);

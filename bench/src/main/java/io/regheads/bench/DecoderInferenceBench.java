@@ -5,7 +5,6 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
@@ -48,7 +47,7 @@ public class DecoderInferenceBench extends BenchmarkBase {
     @Setup(Level.Trial)
     public void setUp() {
         Nd4j.getRandom().setSeed(1);
-        head = new DecoderHead(DecoderConfig.small(NormalizedTokenizer.of(10, 4), 256, 1), DataType.FLOAT);
+        head = DecoderHead.small(NormalizedTokenizer.of(10, 4), 256, 1, DataType.FLOAT);
         INDArray phi = Nd4j.rand(DataType.FLOAT, rows, 256).subi(0.5).muli(4);
         dist = head.distribution(phi);
         phiTrain = Nd4j.rand(DataType.FLOAT, 128, 256).subi(0.5).muli(4);

@@ -12,7 +12,6 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.TransformerBlock;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramHead;
@@ -44,8 +43,8 @@ class HeadInputTest {
                 Arguments.of("histogram tails", new HistogramHead(
                         new HistogramHead.Config(D, HistogramDistribution.equalBorders(8, 0, 1), true, 3), DataType.FLOAT)),
                 Arguments.of("mdn", new MixtureHead(new MixtureHead.Config(D, 4, 4), DataType.FLOAT)),
-                Arguments.of("decoder", new DecoderHead(new DecoderConfig(NormalizedTokenizer.of(10, 3), D,
-                        new TransformerBlock.Config(8, 2, 16), 1, 5), DataType.FLOAT)),
+                Arguments.of("decoder", new DecoderHead(NormalizedTokenizer.of(10, 3), D,
+                        new TransformerBlock.Config(8, 2, 16), 1, 5, DataType.FLOAT)),
                 Arguments.of("xval", new XValHead(new XValHead.Config(D, 8, true, 6), DataType.FLOAT)));
     }
 

@@ -5,9 +5,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
-import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderDistribution.Sampling;
 import io.regheads.heads.decoder.DecoderHead;
@@ -283,8 +281,8 @@ public final class DensityExperiment {
 
     /** The paper's unnormalized decoder (B = 10, E = 1, M = 5, one block of 32 units) under a 2-layer encoder. */
     static Net<DecoderHead> decoder(int width, long seed) {
-        DecoderHead head = new DecoderHead(new DecoderConfig(UnnormalizedTokenizer.of(10, 1, 5), width,
-                TransformerBlock.Config.small(), 1, seed + 1), DataType.FLOAT);
+        DecoderHead head = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 5), width, seed + 1,
+                DataType.FLOAT);
         return new Net<>(new MlpEncoderConfig(1, 2, width, seed), head, Losses.ce(), Net.YMap.IDENTITY);
     }
 

@@ -7,7 +7,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
@@ -171,8 +170,8 @@ public final class HammingExperiment {
                     double lo = Arrays.stream(train.y()).min().orElseThrow();
                     double hi = Arrays.stream(train.y()).max().orElseThrow();
                     Net.YMap map = Net.YMap.minMax(lo, hi);
-                    DecoderHead head = new DecoderHead(DecoderConfig.small(tokenizer(tokens, c.bits()), c.encoderWidth(),
-                            s + 1), DataType.FLOAT);
+                    DecoderHead head = DecoderHead.small(tokenizer(tokens, c.bits()), c.encoderWidth(), s + 1,
+                            DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), map);
                     long t0 = System.nanoTime();

@@ -7,7 +7,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
@@ -132,7 +131,7 @@ public final class RepeatMeanExperiment {
                     Dataset train = pool.subset(order, 0, Math.min(c.trainRows(), pool.rows()));
                     RepeatedTokenizer tok = new RepeatedTokenizer(UnnormalizedTokenizer.of(c.base(), c.exponentDigits(),
                             c.mantissaDigits()), r);
-                    DecoderHead head = new DecoderHead(DecoderConfig.small(tok, c.encoderWidth(), s + 1), DataType.FLOAT);
+                    DecoderHead head = DecoderHead.small(tok, c.encoderWidth(), s + 1, DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), Net.YMap.IDENTITY);
                     long t0 = System.nanoTime();

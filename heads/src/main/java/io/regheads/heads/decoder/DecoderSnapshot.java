@@ -48,7 +48,7 @@ final class DecoderSnapshot {
         unmasked = tokenizer.everySequenceValid();
         t = tokenizer.sequenceLength();
         v = tokenizer.vocabularySize();
-        d = h.config().block().d();
+        d = h.block().d();
         inputWidth = h.inputWidth();
         in = h.in().snapshot();
         tokE = Host.doubles(h.token().weight().value());

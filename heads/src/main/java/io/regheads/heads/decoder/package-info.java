@@ -2,7 +2,8 @@
  * Decoder heads (Song &amp; Bahri, "Decoding-based Regression", arXiv:2501.19383): a small causal transformer
  * that spells y as T tokens of any {@link io.regheads.core.token.NumberTokenizer}.
  *
- * <p>Central types: {@link io.regheads.heads.decoder.DecoderConfig} (sizes and presets), {@link
+ * <p>Central types: {@link io.regheads.heads.decoder.DecoderSpec} and {@link
+ * io.regheads.heads.decoder.UnnormalizedDecoderSpec} (a model's settings), {@link
  * io.regheads.heads.decoder.DecoderHead} (training by teacher forcing, {@code [B, T, V]} logits with validity
  * masks), {@link io.regheads.heads.decoder.DecoderState} (key/value-cached incremental decoding, one position per
  * step) and {@link io.regheads.heads.decoder.DecoderDistribution} (exact density, CDF, tree-walk quantiles for

@@ -26,7 +26,7 @@ class DecoderDistributionTest {
     static final int D = 4;
 
     static DecoderHead head(NumberTokenizer tok, long seed) {
-        return new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 16), 1, seed), DataType.DOUBLE);
+        return new DecoderHead(tok, D, new TransformerBlock.Config(8, 2, 16), 1, seed, DataType.DOUBLE);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -81,7 +82,7 @@ public class DecoderInferenceBench extends BenchmarkBase {
 
     @Benchmark
     public int[][] sample64() {
-        return dist.sampleSequences(rng, 64, DecoderDistribution.Sampling.plain());
+        return dist.sampling().sampleSequences(rng, 64, DecoderSampling.Settings.plain());
     }
 
     @Benchmark

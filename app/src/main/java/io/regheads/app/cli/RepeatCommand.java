@@ -14,6 +14,7 @@ import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -122,7 +123,7 @@ final class RepeatCommand implements Callable<Integer> {
 
     /**
      * Mean of the first n values of each row, for n = 1, 2, 4, ...: {@code out[j][i]} uses n = 2^j, from draws
-     * {@code [n_max][rows]} as {@link DecoderDistribution#sampleValues} returns them.
+     * {@code [n_max][rows]} as {@link DecoderSampling#sampleValues} returns them.
      */
     static double[][] prefixMeans(double[][] draws, int levels) {
         int rows = draws[0].length;
@@ -230,8 +231,8 @@ final class RepeatCommand implements Callable<Integer> {
             TrainingResult tr = new Trainer(tc).fit(m, scaled);
             tr.requireConverged(); // a failure ends the command with exit code 1 and the trainer's message
             DecoderDistribution d = head.distribution(enc.forward(xTest, Arena.none()).output());
-            double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
-                    DecoderDistribution.Sampling.plain());
+            double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
+                    DecoderSampling.Settings.plain());
             double[][] means = prefixMeans(draws, levels);
             double[] mse = new double[levels];
             for (int j = 0; j < levels; j++) {

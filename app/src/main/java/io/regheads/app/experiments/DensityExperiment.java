@@ -7,7 +7,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
-import io.regheads.heads.decoder.DecoderDistribution.Sampling;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
@@ -102,12 +102,13 @@ public final class DensityExperiment {
      * @param name     for tables and legends
      * @param sampling temperature, top-k, top-p
      */
-    public record Variant(String name, Sampling sampling) {
+    public record Variant(String name, DecoderSampling.Settings sampling) {
         /** The paper's Fig. 14 set: temperature 1, top-k 3, top-p 0.8, temperature 0.5. */
         public static List<Variant> paper() {
-            return List.of(new Variant("decoder T=1", Sampling.plain()), new Variant("decoder top-k 3", new Sampling(1, 3, 1)),
-                    new Variant("decoder top-p 0.8", new Sampling(1, 0, 0.8)),
-                    new Variant("decoder T=0.5", new Sampling(0.5, 0, 1)));
+            return List.of(new Variant("decoder T=1", DecoderSampling.Settings.plain()),
+                    new Variant("decoder top-k 3", new DecoderSampling.Settings(1, 3, 1)),
+                    new Variant("decoder top-p 0.8", new DecoderSampling.Settings(1, 0, 0.8)),
+                    new Variant("decoder T=0.5", new DecoderSampling.Settings(0.5, 0, 1)));
         }
     }
 
@@ -256,8 +257,8 @@ public final class DensityExperiment {
                 for (int v = 0; v < c.variants().size(); v++) {
                     Variant variant = c.variants().get(v);
                     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(s0 + 10 + v);
-                    double[][] draws = atSlices.sampleValues(rng, c.samplesPerSlice(), variant.sampling());
-                    double[] scatter = atPoints.sampleValues(rng, 1, variant.sampling())[0];
+                    double[][] draws = atSlices.sampling().sampleValues(rng, c.samplesPerSlice(), variant.sampling());
+                    double[] scatter = atPoints.sampling().sampleValues(rng, 1, variant.sampling())[0];
                     rows.add(row(shape, variant.name(), draws, truth, v == 0 ? secs : 0, px, scatter));
                 }
             }

@@ -8,6 +8,7 @@ import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.HammingTokenizer;
@@ -182,8 +183,8 @@ public final class HammingExperiment {
                     variance += Arrays.stream(y01).map(v -> (v - mean01) * (v - mean01)).average().orElseThrow() / c.runs();
                     DecoderDistribution d = head.distribution(net.phi(test.x()));
                     int reps = c.replicates();
-                    double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + 3), drawn * reps,
-                            DecoderDistribution.Sampling.plain());
+                    double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + 3), drawn * reps,
+                            DecoderSampling.Settings.plain());
                     double[][] exact = enumerate(d, c.bits());
                     massErr = Math.max(massErr, exact[2][0]);
                     int rows = y01.length;

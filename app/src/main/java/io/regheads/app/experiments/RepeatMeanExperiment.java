@@ -8,6 +8,7 @@ import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.RepeatedTokenizer;
@@ -139,8 +140,8 @@ public final class RepeatMeanExperiment {
                     double sec = (System.nanoTime() - t0) * 1e-9;
                     secs += sec;
                     DecoderDistribution d = head.distribution(net.phi(test.x()));
-                    double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + r), drawn,
-                            DecoderDistribution.Sampling.plain());
+                    double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + r), drawn,
+                            DecoderSampling.Settings.plain());
                     double lo = Arrays.stream(train.y()).min().orElseThrow();
                     double hi = Arrays.stream(train.y()).max().orElseThrow();
                     outliers += outlierShare(draws, lo - (hi - lo), hi + (hi - lo)) / c.runs();

@@ -368,7 +368,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
     /**
      * Point predictions: {@link DecoderDistribution#point} with {@link Decoding#of(PointEstimate)}'s settings:
-     * GREEDY is {@link DecoderDistribution#greedy()} (a width-1 beam search, decoded; T decoder steps), MEAN the
+     * GREEDY is {@link DecoderSampling#greedy()} (the most probable token at each position; T decoder steps), MEAN the
      * certified mean, MEDIAN the tree-walk median, MODE the density mode by a beam of {@link
      * DecoderDistribution.Options#beamWidth()}, AUTO the certified mean where it is finite and certified, else the
      * median; the sample-based ones draw {@link Decoding#DEFAULT_SAMPLES} plain samples.

@@ -63,6 +63,16 @@ final class DecoderState {
         return n;
     }
 
+    /** T, the number of positions. */
+    public int positions() {
+        return w.t;
+    }
+
+    /** V, the vocabulary size. */
+    public int vocabulary() {
+        return w.v;
+    }
+
     /** The position whose logits {@link #logits()} holds (= number of tokens fixed so far); T when finished. */
     public int position() {
         return pos;

@@ -170,7 +170,7 @@ class DecoderHeadTest {
         DecoderHead head = small(tok, 9);
         DecoderDistribution d = head.distribution(GradientCheck.random(6, 3.0, 2, D));
         UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(1);
-        int[][] seq = d.sampleSequences(rng, 50_000, new DecoderDistribution.Sampling(1.5, 0, 1));
+        int[][] seq = d.sampling().sampleSequences(rng, 50_000, new DecoderSampling.Settings(1.5, 0, 1));
         assertEquals(100_000, seq.length);
         for (int[] s : seq) {
             for (int p = 0; p < s.length; p++) {

@@ -245,11 +245,12 @@ public final class TransformerBlock implements Layer<TransformerBlock.Cache> {
     /**
      * The key/value-cached inference step of the block: {@code x += Attn(LN1 x)}, then {@code x += W2 act(W1 LN2(x)
      * + b1) + b2}, for N rows at one new position, attending to the cached keys and values of their earlier
-     * positions. Reference: {@link TransformerBlock#forward} (causal, no mask) at that position; the decoder tests
-     * compare the two (to 1e-9 in DOUBLE, 2e-5 in FLOAT).
+     * positions. Reference: {@link TransformerBlock#forward} (causal, no mask) at that position;
+     * {@code TransformerBlockStepTest} compares the two (to 1e-12 in DOUBLE, 2e-5 in FLOAT), the decoder tests the
+     * whole cached decoder with its full forward.
      *
-     * <p>Precision. The residual stream x is double for both types. The matrix products run through {@link
-     * io.regheads.core.internal.Gemm} in the parameters' type (see {@link Linear.Snapshot}); layer norms and
+     * <p>Precision. The residual stream x is double for both types. The matrix products run through {@code
+     * Gemm} in the parameters' type (see {@link Linear.Snapshot}); layer norms and
      * attention are double loops ({@link LayerNorm.Snapshot}, {@link CachedAttention}). A DOUBLE block applies its
      * activation in double; a FLOAT block keeps the MLP's ff-wide activations in float (LN2 rounded to float into the
      * fc1 product, b1 added in float, the activation by the training layers' float kernels, the fc2 product in

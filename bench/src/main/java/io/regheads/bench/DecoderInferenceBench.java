@@ -5,8 +5,8 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -48,7 +48,7 @@ public class DecoderInferenceBench extends BenchmarkBase {
     @Setup(Level.Trial)
     public void setUp() {
         Nd4j.getRandom().setSeed(1);
-        head = new DecoderHead(DecoderConfig.small(NormalizedTokenizer.of(10, 4), 256, 1), DataType.FLOAT);
+        head = DecoderHead.small(NormalizedTokenizer.of(10, 4), 256, 1, DataType.FLOAT);
         INDArray phi = Nd4j.rand(DataType.FLOAT, rows, 256).subi(0.5).muli(4);
         dist = head.distribution(phi);
         phiTrain = Nd4j.rand(DataType.FLOAT, 128, 256).subi(0.5).muli(4);
@@ -82,7 +82,7 @@ public class DecoderInferenceBench extends BenchmarkBase {
 
     @Benchmark
     public int[][] sample64() {
-        return dist.sampleSequences(rng, 64, DecoderDistribution.Sampling.plain());
+        return dist.sampling().sampleSequences(rng, 64, DecoderSampling.Settings.plain());
     }
 
     @Benchmark

@@ -12,7 +12,6 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.TransformerBlock;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramSpec;
@@ -45,8 +44,8 @@ class HeadInputTest {
                 Arguments.of("histogram", new HistogramSpec(16, false).build(D, 2, DataType.FLOAT)),
                 Arguments.of("histogram tails", new HistogramSpec(8, true).build(D, 3, DataType.FLOAT)),
                 Arguments.of("mdn", new MixtureSpec(4).build(D, 4, DataType.FLOAT)),
-                Arguments.of("decoder", new DecoderHead(new DecoderConfig(NormalizedTokenizer.of(10, 3), D,
-                        new TransformerBlock.Config(8, 2, 16), 1, 5), DataType.FLOAT)),
+                Arguments.of("decoder", new DecoderHead(NormalizedTokenizer.of(10, 3), D,
+                        new TransformerBlock.Config(8, 2, 16), 1, 5, DataType.FLOAT)),
                 Arguments.of("xval", new XValSpec(8, true).build(D, 6, DataType.FLOAT)));
     }
 

@@ -15,7 +15,6 @@ import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingFailedException;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.mixture.MixtureHead;
@@ -274,7 +273,7 @@ class FaultInjectionTest {
      */
     @Test
     void theUnnormalizedDecoderMeanIsBoundedAndReportsItsBound() {
-        DecoderHead head = new DecoderHead(DecoderConfig.small(UnnormalizedTokenizer.of(10, 1, 3), 8, 2), DataType.FLOAT);
+        DecoderHead head = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 3), 8, 2, DataType.FLOAT);
         DecoderDistribution d = head.distribution(Nd4j.rand(DataType.FLOAT, 1, 8), new DecoderDistribution.Options(8, 1e-6, 512));
         DecoderDistribution.MeanEstimate m = d.exactMean(1e-6);
         assertTrue(Double.isFinite(m.mean()[0]) && Double.isFinite(m.errorBound()[0]), m.mean()[0] + " +- " + m.errorBound()[0]);

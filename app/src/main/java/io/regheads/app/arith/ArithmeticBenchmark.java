@@ -9,7 +9,6 @@ import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.app.arith.ArithmeticTask.Example;
 import io.regheads.app.arith.ArithmeticTask.Split;
@@ -298,7 +297,7 @@ public final class ArithmeticBenchmark {
                     PointEstimate.MEAN);
         }
         UnnormalizedTokenizer tok = UnnormalizedTokenizer.of(10, 1, c.task() == Task.EXPRESSIONS ? 3 : 8);
-        DecoderHead head = new DecoderHead(new DecoderConfig(tok, c.width(), block, 1, c.seed() + 1), DataType.FLOAT);
+        DecoderHead head = new DecoderHead(tok, c.width(), block, 1, c.seed() + 1, DataType.FLOAT);
         return new SequenceModel(enc, head, loss(c, v), 0, 1, PointEstimate.GREEDY); // greedy decoding
     }
 

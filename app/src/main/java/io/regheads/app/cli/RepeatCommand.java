@@ -13,8 +13,8 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
@@ -47,7 +47,7 @@ import picocli.CommandLine;
  *
  * <p>Data: x uniform on [0, 1], {@code y = f(x) + e}, {@code f(x) = 0.5 + 0.35 sin(2 pi x)}, e ~ N(0, noise^2),
  * y clipped to [0, 0.999]. For each repetition count r a fresh MLP encoder (2 x 64, ReLU) and the small decoder
- * head ({@link DecoderConfig#small}) are trained with cross-entropy on the r-times repeated normalized base-10 K-digit
+ * head ({@link DecoderHead#small}) are trained with cross-entropy on the r-times repeated normalized base-10 K-digit
  * tokens ({@link RepeatedTokenizer}: {@code t1..tK t1..tK ...}). At test time n sequences are sampled per x
  * (temperature 1), each is decoded by a majority vote per digit position over its r blocks
  * ({@link RepeatedTokenizer#decode}), and the n decoded values are averaged. Reported: the test MSE of that average
@@ -123,7 +123,7 @@ final class RepeatCommand implements Callable<Integer> {
 
     /**
      * Mean of the first n values of each row, for n = 1, 2, 4, ...: {@code out[j][i]} uses n = 2^j, from draws
-     * {@code [n_max][rows]} as {@link DecoderDistribution#sampleValues} returns them.
+     * {@code [n_max][rows]} as {@link DecoderSampling#sampleValues} returns them.
      */
     static double[][] prefixMeans(double[][] draws, int levels) {
         int rows = draws[0].length;
@@ -224,15 +224,15 @@ final class RepeatCommand implements Callable<Integer> {
         for (int r : rs) {
             RepeatedTokenizer tok = new RepeatedTokenizer(NormalizedTokenizer.of(10, digits), r);
             MlpEncoder enc = new MlpEncoder(new MlpEncoderConfig(1, 2, 64, seed), DataType.FLOAT);
-            DecoderHead head = new DecoderHead(DecoderConfig.small(tok, 64, seed + 1), DataType.FLOAT);
+            DecoderHead head = DecoderHead.small(tok, 64, seed + 1, DataType.FLOAT);
             Model m = new Model(enc, head, Losses.ce());
             System.err.printf(Locale.ROOT, "training r=%d (%d tokens per target)%n", r, tok.sequenceLength());
             Dataset scaled = train.withX(standardised(train.x()));
             TrainingResult tr = new Trainer(tc).fit(m, scaled);
             tr.requireConverged(); // a failure ends the command with exit code 1 and the trainer's message
             DecoderDistribution d = head.distribution(enc.forward(xTest, Arena.none()).output());
-            double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
-                    DecoderDistribution.Sampling.plain());
+            double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(seed + 31L * r), drawn,
+                    DecoderSampling.Settings.plain());
             double[][] means = prefixMeans(draws, levels);
             double[] mse = new double[levels];
             for (int j = 0; j < levels; j++) {

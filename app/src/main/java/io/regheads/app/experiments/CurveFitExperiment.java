@@ -5,9 +5,7 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.MlpEncoderConfig;
-import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.model.ModelConfig;
@@ -191,8 +189,8 @@ public final class CurveFitExperiment {
                 long t0 = System.nanoTime();
                 double[] pred;
                 if (head.equals("unnormalized-decoder")) {
-                    DecoderHead h = new DecoderHead(new DecoderConfig(UnnormalizedTokenizer.of(10, 1, 4), c.encoderWidth(),
-                            TransformerBlock.Config.small(), 1, c.seed() + 1), DataType.FLOAT);
+                    DecoderHead h = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 4), c.encoderWidth(),
+                            c.seed() + 1, DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(1, 2, c.encoderWidth(), c.seed()), h, Losses.ce(),
                             Net.YMap.IDENTITY);
                     net.fit(train, trainer);

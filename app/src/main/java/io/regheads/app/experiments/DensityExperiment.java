@@ -5,11 +5,9 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
-import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
-import io.regheads.heads.decoder.DecoderDistribution.Sampling;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
@@ -104,12 +102,13 @@ public final class DensityExperiment {
      * @param name     for tables and legends
      * @param sampling temperature, top-k, top-p
      */
-    public record Variant(String name, Sampling sampling) {
+    public record Variant(String name, DecoderSampling.Settings sampling) {
         /** The paper's Fig. 14 set: temperature 1, top-k 3, top-p 0.8, temperature 0.5. */
         public static List<Variant> paper() {
-            return List.of(new Variant("decoder T=1", Sampling.plain()), new Variant("decoder top-k 3", new Sampling(1, 3, 1)),
-                    new Variant("decoder top-p 0.8", new Sampling(1, 0, 0.8)),
-                    new Variant("decoder T=0.5", new Sampling(0.5, 0, 1)));
+            return List.of(new Variant("decoder T=1", DecoderSampling.Settings.plain()),
+                    new Variant("decoder top-k 3", new DecoderSampling.Settings(1, 3, 1)),
+                    new Variant("decoder top-p 0.8", new DecoderSampling.Settings(1, 0, 0.8)),
+                    new Variant("decoder T=0.5", new DecoderSampling.Settings(0.5, 0, 1)));
         }
     }
 
@@ -258,8 +257,8 @@ public final class DensityExperiment {
                 for (int v = 0; v < c.variants().size(); v++) {
                     Variant variant = c.variants().get(v);
                     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(s0 + 10 + v);
-                    double[][] draws = atSlices.sampleValues(rng, c.samplesPerSlice(), variant.sampling());
-                    double[] scatter = atPoints.sampleValues(rng, 1, variant.sampling())[0];
+                    double[][] draws = atSlices.sampling().sampleValues(rng, c.samplesPerSlice(), variant.sampling());
+                    double[] scatter = atPoints.sampling().sampleValues(rng, 1, variant.sampling())[0];
                     rows.add(row(shape, variant.name(), draws, truth, v == 0 ? secs : 0, px, scatter));
                 }
             }
@@ -283,8 +282,8 @@ public final class DensityExperiment {
 
     /** The paper's unnormalized decoder (B = 10, E = 1, M = 5, one block of 32 units) under a 2-layer encoder. */
     static Net<DecoderHead> decoder(int width, long seed) {
-        DecoderHead head = new DecoderHead(new DecoderConfig(UnnormalizedTokenizer.of(10, 1, 5), width,
-                TransformerBlock.Config.small(), 1, seed + 1), DataType.FLOAT);
+        DecoderHead head = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 5), width, seed + 1,
+                DataType.FLOAT);
         return new Net<>(new MlpEncoderConfig(1, 2, width, seed), head, Losses.ce(), Net.YMap.IDENTITY);
     }
 

@@ -7,8 +7,8 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.HammingTokenizer;
@@ -171,8 +171,8 @@ public final class HammingExperiment {
                     double lo = Arrays.stream(train.y()).min().orElseThrow();
                     double hi = Arrays.stream(train.y()).max().orElseThrow();
                     Net.YMap map = Net.YMap.minMax(lo, hi);
-                    DecoderHead head = new DecoderHead(DecoderConfig.small(tokenizer(tokens, c.bits()), c.encoderWidth(),
-                            s + 1), DataType.FLOAT);
+                    DecoderHead head = DecoderHead.small(tokenizer(tokens, c.bits()), c.encoderWidth(), s + 1,
+                            DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), map);
                     long t0 = System.nanoTime();
@@ -183,8 +183,8 @@ public final class HammingExperiment {
                     variance += Arrays.stream(y01).map(v -> (v - mean01) * (v - mean01)).average().orElseThrow() / c.runs();
                     DecoderDistribution d = head.distribution(net.phi(test.x()));
                     int reps = c.replicates();
-                    double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + 3), drawn * reps,
-                            DecoderDistribution.Sampling.plain());
+                    double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + 3), drawn * reps,
+                            DecoderSampling.Settings.plain());
                     double[][] exact = enumerate(d, c.bits());
                     massErr = Math.max(massErr, exact[2][0]);
                     int rows = y01.length;

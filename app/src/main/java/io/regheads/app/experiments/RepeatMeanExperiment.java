@@ -7,8 +7,8 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
 import io.regheads.tokenizers.RepeatedTokenizer;
@@ -132,7 +132,7 @@ public final class RepeatMeanExperiment {
                     Dataset train = pool.subset(order, 0, Math.min(c.trainRows(), pool.rows()));
                     RepeatedTokenizer tok = new RepeatedTokenizer(UnnormalizedTokenizer.of(c.base(), c.exponentDigits(),
                             c.mantissaDigits()), r);
-                    DecoderHead head = new DecoderHead(DecoderConfig.small(tok, c.encoderWidth(), s + 1), DataType.FLOAT);
+                    DecoderHead head = DecoderHead.small(tok, c.encoderWidth(), s + 1, DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), Net.YMap.IDENTITY);
                     long t0 = System.nanoTime();
@@ -140,8 +140,8 @@ public final class RepeatMeanExperiment {
                     double sec = (System.nanoTime() - t0) * 1e-9;
                     secs += sec;
                     DecoderDistribution d = head.distribution(net.phi(test.x()));
-                    double[][] draws = d.sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + r), drawn,
-                            DecoderDistribution.Sampling.plain());
+                    double[][] draws = d.sampling().sampleValues(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 17 + r), drawn,
+                            DecoderSampling.Settings.plain());
                     double lo = Arrays.stream(train.y()).min().orElseThrow();
                     double hi = Arrays.stream(train.y()).max().orElseThrow();
                     outliers += outlierShare(draws, lo - (hi - lo), hi + (hi - lo)) / c.runs();

@@ -13,6 +13,7 @@ import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
@@ -222,12 +223,12 @@ public final class PeerComparison {
         double[] logp = d.logDensity(y01);
         double nll = -Arrays.stream(logp).sum() / n;
         org.apache.commons.rng.UniformRandomProvider rng = org.apache.commons.rng.simple.RandomSource.SPLIT_MIX_64.create(1);
-        d.sampleValues(rng, 64, DecoderDistribution.Sampling.plain()); // warm-up
+        d.sampling().sampleValues(rng, 64, DecoderSampling.Settings.plain()); // warm-up
         double[][] s = null;
         double[] times = new double[3]; // median of 3, as the peer's med_time(reps=3, warm=1)
         for (int rep = 0; rep < times.length; rep++) {
             long t0 = System.nanoTime();
-            s = d.sampleValues(rng, 64, DecoderDistribution.Sampling.plain());
+            s = d.sampling().sampleValues(rng, 64, DecoderSampling.Settings.plain());
             times[rep] = (System.nanoTime() - t0) * 1e-9;
         }
         Arrays.sort(times);

@@ -5,8 +5,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Activation kernels shared by the activation layers and by code that evaluates a trained model outside them (the
- * decoder's key/value-cached inference), which must match the layers bit for bit. Internal; stateless.
+ * Activation kernels shared by the activation layers and by the key/value-cached inference step of {@code
+ * TransformerBlock.Snapshot}, which must match the layers bit for bit. Internal; stateless.
  */
 public final class Activations {
     private Activations() {}
@@ -49,16 +49,6 @@ public final class Activations {
         return 0.5f * u * (1 + fastTanh(C * (u + A * u * u * u)));
     }
 
-    /**
-     * y = max(x, 0) (NaN stays NaN), bit for bit as the ReLU layer's float kernel; {@code Math.max} vectorises and
-     * has no branch to mispredict on random signs.
-     */
-    public static void relu(float[] x, float[] y) {
-        for (int i = 0; i < x.length; i++) {
-            y[i] = Math.max(x[i], 0f);
-        }
-    }
-
     private static final float C = (float) Math.sqrt(2.0 / Math.PI);
     private static final float A = 0.044715f;
 
@@ -77,6 +67,18 @@ public final class Activations {
             float th = fastTanh(C * (v + A * v * v * v));
             t[i] = th;
             y[i] = 0.5f * v * (1 + th);
+        }
+    }
+
+    /**
+     * GELU (tanh form) in double without keeping t: {@link #geluTanh(double[], double[], double[])}'s y, bit for bit;
+     * x and y may be the same array.
+     */
+    public static void geluTanh(double[] x, double[] y) {
+        double c = Math.sqrt(2.0 / Math.PI);
+        for (int i = 0; i < x.length; i++) {
+            double v = x[i];
+            y[i] = 0.5 * v * (1 + Math.tanh(c * (v + 0.044715 * v * v * v)));
         }
     }
 

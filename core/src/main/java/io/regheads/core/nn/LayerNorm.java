@@ -22,6 +22,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Example (d = 2, gain 1, bias 0): x = [1, 3] gives mu = 2, var = 1, y = [-1, 1] / sqrt(1 + 1e-5).
  *
+ * <p>Inference: {@link #snapshot()} copies the parameters into a {@link Snapshot}, the form the key/value-cached
+ * step of {@link TransformerBlock.Snapshot} and the decoder's final layer norm use.
+ *
  * <p>Inputs are not scanned for NaN (they propagate). Thread safety as {@link Linear}.
  */
 public final class LayerNorm implements Layer<LayerNorm.Cache> {
@@ -143,8 +146,90 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
         return dx;
     }
 
+    /** {@return an immutable copy of the current parameters for inference} */
+    public Snapshot snapshot() {
+        return new Snapshot(Host.doubles(gain.value()), Host.doubles(bias.value()));
+    }
+
     @Override
     public String toString() {
         return "LayerNorm(" + d + ", eps " + EPSILON + ", " + type + ")";
+    }
+
+    /**
+     * The layer norm of the key/value-cached inference step, over rows of a residual stream held in double (for FLOAT
+     * and DOUBLE models alike). Reference: {@link LayerNorm#forward}, the same formula and epsilon; the step sums each
+     * row in sequence in double from the double residual (mean, then the biased variance around it) and applies gain
+     * and bias in double, where the training kernels read the array type and sum in four partial sums, so the two
+     * agree to rounding, not bit for bit (the decoder tests compare the cached step with the full forward). The float
+     * form is the double result rounded once to float.
+     *
+     * <p>Shapes: {@code x [rows, d]} row-major, {@code y} the same. Immutable (private copies of gain and bias [d]);
+     * thread-safe.
+     */
+    public static final class Snapshot {
+        private final double[] gain; // [d]
+        private final double[] bias; // [d]
+
+        private Snapshot(double[] gain, double[] bias) {
+            this.gain = gain;
+            this.bias = bias;
+        }
+
+        /** {@return the normalised width d} */
+        public int width() {
+            return gain.length;
+        }
+
+        /**
+         * {@code y = (x - mean) / sqrt(var + eps) * gain + bias} per row.
+         *
+         * @param x    {@code [rows, d]}
+         * @param rows number of rows to normalise
+         * @param y    {@code [rows, d]} output (may not alias x)
+         */
+        public void apply(double[] x, int rows, double[] y) {
+            int d = gain.length;
+            for (int r = 0; r < rows; r++) {
+                int o = r * d;
+                double m = rowMean(x, o, d);
+                double rs = rowRstd(x, o, d, m);
+                for (int j = 0; j < d; j++) {
+                    y[o + j] = (x[o + j] - m) * rs * gain[j] + bias[j];
+                }
+            }
+        }
+
+        /** As {@link #apply(double[], int, double[])}, each output rounded to float (the input of a float gemm). */
+        public void apply(double[] x, int rows, float[] y) {
+            int d = gain.length;
+            for (int r = 0; r < rows; r++) {
+                int o = r * d;
+                double m = rowMean(x, o, d);
+                double rs = rowRstd(x, o, d, m);
+                for (int j = 0; j < d; j++) {
+                    y[o + j] = (float) ((x[o + j] - m) * rs * gain[j] + bias[j]);
+                }
+            }
+        }
+
+        /** Mean of {@code x[o .. o + d)}, summed in sequence. */
+        private static double rowMean(double[] x, int o, int d) {
+            double m = 0;
+            for (int j = 0; j < d; j++) {
+                m += x[o + j];
+            }
+            return m / d;
+        }
+
+        /** {@code 1 / sqrt(var + eps)} of {@code x[o .. o + d)} around its mean m (biased variance, as forward). */
+        private static double rowRstd(double[] x, int o, int d, double m) {
+            double s2 = 0;
+            for (int j = 0; j < d; j++) {
+                double c = x[o + j] - m;
+                s2 += c * c;
+            }
+            return 1.0 / Math.sqrt(s2 / d + EPSILON);
+        }
     }
 }

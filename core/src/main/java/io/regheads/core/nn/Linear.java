@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Affine map over the last dimension: {@code y = x W + b}.
@@ -26,6 +27,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * 1/sqrt(in))} (Kaiming-uniform with a = sqrt(5)).
  *
  * <p>Example: in = 2, out = 1, W = [[1], [2]], b = [0.5], x = [[3, 4]] gives y = [[11.5]].
+ *
+ * <p>Inference: {@link #snapshot()} copies the parameters into a {@link Snapshot}, the form the key/value-cached
+ * step of {@link TransformerBlock.Snapshot} and the decoder's projections use.
  *
  * <p>Input values are not scanned for NaN/Inf (hot path; see the package documentation). Thread safety: concurrent
  * forward passes with separate arenas are safe; backward writes the parameters' gradients and must not run
@@ -273,8 +277,115 @@ public final class Linear implements Layer<Linear.Cache> {
         }
     }
 
+    /** {@return an immutable copy of the current parameters for inference} */
+    public Snapshot snapshot() {
+        return new Snapshot(in, out, type, weight.value().dup('c'), Host.doubles(bias.value()));
+    }
+
     @Override
     public String toString() {
         return "Linear(" + in + " -> " + out + ", " + type + ")";
+    }
+
+    /**
+     * {@code y = x W + b} for the key/value-cached inference step, over host rows. Reference: {@link Linear#forward}.
+     * The product runs through {@link Gemm#gemm} in the parameters' type (a double input is rounded to that type),
+     * is read back as doubles, and the bias is added in double; forward starts from the bias and accumulates the
+     * product in the parameters' type, so FLOAT results agree to rounding, not bit for bit.
+     *
+     * <p>Shapes: {@code x [rows, in]} row-major, results {@code [rows, out]}. Immutable (a private c-ordered copy of
+     * W, a host copy of b); thread-safe.
+     */
+    public static final class Snapshot {
+        private final int in;
+        private final int out;
+        private final DataType type;
+        private final INDArray weight; // [in, out], c order, never written
+        private final double[] bias; // [out]
+
+        private Snapshot(int in, int out, DataType type, INDArray weight, double[] bias) {
+            this.in = in;
+            this.out = out;
+            this.type = type;
+            this.weight = weight;
+            this.bias = bias;
+        }
+
+        /** {@return the output width} */
+        public int outputWidth() {
+            return out;
+        }
+
+        /** The weight copy {@code [in, out]}, for products that keep their own native arrays (do not modify). */
+        INDArray weight() {
+            return weight;
+        }
+
+        /** {@return b as floats (a float sublayer adds it in float, as a float gemm output is)} */
+        float[] biasAsFloats() {
+            float[] f = new float[out];
+            for (int i = 0; i < out; i++) {
+                f[i] = (float) bias[i];
+            }
+            return f;
+        }
+
+        /** b {@code [out]} (shared: do not modify). */
+        double[] bias() {
+            return bias;
+        }
+
+        /**
+         * {@code x W + b}.
+         *
+         * @param x    {@code [rows, in]} (its first {@code rows * in} entries)
+         * @param rows number of rows
+         * @return {@code [rows, out]}
+         */
+        public double[] apply(double[] x, int rows) {
+            double[] y = product(x, rows);
+            addBias(y, rows);
+            return y;
+        }
+
+        /** {@code x W} without the bias, {@code [rows, out]}. */
+        public double[] product(double[] x, int rows) {
+            INDArray xa = Host.create(x.length == rows * in ? x : java.util.Arrays.copyOf(x, rows * in), type, rows,
+                    in);
+            INDArray ya = Nd4j.create(type, rows, out);
+            Gemm.gemm(xa, weight, ya, false, false, 1.0, 0.0);
+            double[] y = Host.doubles(ya);
+            xa.close();
+            ya.close();
+            return y;
+        }
+
+        /**
+         * {@code x W + b} of a FLOAT layer from float rows: the product in float, read as doubles, the bias added in
+         * double (the same numbers as {@link #apply(double[], int)} on x widened to double).
+         *
+         * @param x    {@code [rows, in]}
+         * @param rows number of rows
+         * @return {@code [rows, out]}
+         */
+        public double[] apply(float[] x, int rows) {
+            INDArray xa = Host.create(x, rows, in);
+            INDArray ya = Nd4j.create(DataType.FLOAT, rows, out);
+            Gemm.gemm(xa, weight, ya, false, false, 1.0, 0.0);
+            double[] y = Host.doubles(ya);
+            addBias(y, rows);
+            xa.close();
+            ya.close();
+            return y;
+        }
+
+        private void addBias(double[] y, int rows) {
+            for (int r = 0; r < rows; r++) {
+                int o = r * out;
+                for (int j = 0; j < out; j++) {
+                    y[o + j] += bias[j];
+                }
+            }
+        }
     }
 }

@@ -38,6 +38,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * columns of padded positions); everything else, including backward, is the same formula. (Added beside the
  * causal-only constructors; backward compatible.)
  *
+ * <p>Inference: {@link #snapshot()} copies the parameters into a {@link CachedAttention}, which runs one new position
+ * at a time against the cached keys and values of the earlier ones; {@link TransformerBlock.Snapshot} drives it.
+ *
  * <p>Parameters: {@code name.qkv.weight [d, 3d]}, {@code name.qkv.bias [3d]}, {@code name.out.weight [d, d]},
  * {@code name.out.bias [d]} (PyTorch {@code nn.Linear} initialisation). Thread safety as {@link Linear}.
  */
@@ -309,6 +312,11 @@ public final class MultiHeadSelfAttention implements Layer<MultiHeadSelfAttentio
             dQkv.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.interval(w * d, (w + 1) * d))
                     .assign(parts[w].permute(0, 2, 1, 3).dup('c').reshape('c', b, t, d));
         }
+    }
+
+    /** {@return an immutable copy of the current parameters for the key/value-cached step} */
+    public CachedAttention snapshot() {
+        return new CachedAttention(d, heads, qkv.snapshot(), out.snapshot());
     }
 
     @Override

@@ -8,6 +8,12 @@
  * io.regheads.core.nn.Embedding}, {@link io.regheads.core.nn.MultiHeadSelfAttention}, {@link
  * io.regheads.core.nn.TransformerBlock} and the encoder {@link io.regheads.core.nn.MlpEncoder}.
  *
+ * <p>Inference: {@code Linear}, {@code LayerNorm}, {@code MultiHeadSelfAttention} and {@code TransformerBlock} each
+ * give an immutable {@code snapshot()} of their parameters. {@link io.regheads.core.nn.TransformerBlock.Snapshot}
+ * runs the block's key/value-cached incremental step (one new position of N rows against the cached keys and values
+ * of their earlier positions, {@link io.regheads.core.nn.CachedAttention}), the inference engine of the decoder
+ * head; its reference is the block's causal {@code forward}, and {@code TransformerBlockStepTest} compares the two.
+ *
  * <p>Caches hold references, not copies: the arena buffers of the pass and the caller's input arrays (contiguous
  * inputs are used as they are). Do not modify an input between a forward pass and its backward pass.
  *

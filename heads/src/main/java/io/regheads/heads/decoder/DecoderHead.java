@@ -64,8 +64,11 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     public record Cache(int batch, int[] tokens, Linear.Cache in, Embedding.Cache token, Embedding.Cache position,
             List<TransformerBlock.Cache> blocks, LayerNorm.Cache lnf, Linear.Cache out) {}
 
-    private final DecoderConfig config;
     private final NumberTokenizer tokenizer;
+    private final int inputWidth;
+    private final TransformerBlock.Config block;
+    private final int layers;
+    private final long seed;
     private final DataType type;
     private final int t;
     private final int v;
@@ -81,26 +84,44 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
     private final List<Param> params;
 
     /**
-     * @param type FLOAT or DOUBLE
-     * @throws IllegalArgumentException on a null config or an unsupported type
+     * A fresh head. A model builds it from its spec ({@link DecoderSpec}, {@link UnnormalizedDecoderSpec}), which
+     * saves these settings; code that decodes with another tokenizer (a Hamming or repetition code) calls this
+     * constructor directly.
+     *
+     * <p>Example: {@code new DecoderHead(NormalizedTokenizer.of(10, 4), 64, TransformerBlock.Config.small(), 1, 7,
+     * DataType.FLOAT)} has the sizes of the PyTorch reference implementation's decoder (1 layer, d = 32, 1 head,
+     * ff = 128, here with GELU) over 4 decimal digits, for 64 features.
+     *
+     * @param tokenizer  how y is spelled (T = {@code tokenizer.sequenceLength()} >= 1, V = {@code vocabularySize()})
+     * @param inputWidth D, the width of phi, >= 1
+     * @param block      width, heads, MLP width and activation of every block
+     * @param layers     number of blocks, >= 1
+     * @param seed       initialisation seed
+     * @param type       FLOAT or DOUBLE
+     * @throws IllegalArgumentException on a null tokenizer or block, a size &lt; 1, or an unsupported type
      */
-    public DecoderHead(DecoderConfig config, DataType type) {
-        this.config = Checks.notNull("config", config);
+    public DecoderHead(NumberTokenizer tokenizer, int inputWidth, TransformerBlock.Config block, int layers, long seed,
+            DataType type) {
+        this.tokenizer = Checks.notNull("tokenizer", tokenizer);
+        this.block = Checks.notNull("block", block);
+        this.inputWidth = Checks.atLeast("inputWidth", inputWidth, 1);
+        this.layers = Checks.atLeast("layers", layers, 1);
+        Checks.atLeast("tokenizer.sequenceLength()", tokenizer.sequenceLength(), 1);
         Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE, "type must be FLOAT or DOUBLE, got %s", type);
+        this.seed = seed;
         this.type = type;
-        this.tokenizer = config.tokenizer();
         this.t = tokenizer.sequenceLength();
         this.v = tokenizer.vocabularySize();
-        this.d = config.block().d();
+        this.d = block.d();
         this.tokenValues = tokenizer.tokenValues();
         this.places = tokenizer.placeValues();
-        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
-        this.in = new Linear("decoder.in", config.inputWidth(), d, type, rng);
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
+        this.in = new Linear("decoder.in", inputWidth, d, type, rng);
         this.token = new Embedding("decoder.token", v, d, type, rng);
         this.position = new Embedding("decoder.position", t, d, type, rng);
         List<TransformerBlock> bl = new ArrayList<>();
-        for (int i = 0; i < config.layers(); i++) {
-            bl.add(new TransformerBlock("decoder.block" + i, config.block(), MultiHeadSelfAttention.Kernel.AUTO, type, rng));
+        for (int i = 0; i < layers; i++) {
+            bl.add(new TransformerBlock("decoder.block" + i, block, MultiHeadSelfAttention.Kernel.AUTO, type, rng));
         }
         this.blocks = Collections.unmodifiableList(bl);
         this.lnf = new LayerNorm("decoder.lnf", d, type);
@@ -115,9 +136,29 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
         this.params = Collections.unmodifiableList(p);
     }
 
-    /** {@return the sizes} */
-    public DecoderConfig config() {
-        return config;
+    /** The paper's small decoder: 1 layer of {@link TransformerBlock.Config#small()} (32 units, 1 head, ff 128). */
+    public static DecoderHead small(NumberTokenizer tokenizer, int inputWidth, long seed, DataType type) {
+        return new DecoderHead(tokenizer, inputWidth, TransformerBlock.Config.small(), 1, seed, type);
+    }
+
+    /** The paper's larger decoder: 3 layers of {@link TransformerBlock.Config#large()} (128 units, 4 heads, ff 512). */
+    public static DecoderHead large(NumberTokenizer tokenizer, int inputWidth, long seed, DataType type) {
+        return new DecoderHead(tokenizer, inputWidth, TransformerBlock.Config.large(), 3, seed, type);
+    }
+
+    /** {@return the sizes of every block} */
+    public TransformerBlock.Config block() {
+        return block;
+    }
+
+    /** {@return the number of blocks} */
+    public int layers() {
+        return layers;
+    }
+
+    /** {@return the initialisation seed} */
+    public long seed() {
+        return seed;
     }
 
     /** {@return the tokenizer that spells y} */
@@ -160,7 +201,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
     @Override
     public int inputWidth() {
-        return config.inputWidth();
+        return inputWidth;
     }
 
     @Override
@@ -327,7 +368,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
     /**
      * Point predictions: {@link DecoderDistribution#point} with {@link Decoding#of(PointEstimate)}'s settings:
-     * GREEDY is {@link DecoderDistribution#greedy()} (a width-1 beam search, decoded; T decoder steps), MEAN the
+     * GREEDY is {@link DecoderSampling#greedy()} (the most probable token at each position; T decoder steps), MEAN the
      * certified mean, MEDIAN the tree-walk median, MODE the density mode by a beam of {@link
      * DecoderDistribution.Options#beamWidth()}, AUTO the certified mean where it is finite and certified, else the
      * median; the sample-based ones draw {@link Decoding#DEFAULT_SAMPLES} plain samples.
@@ -371,6 +412,7 @@ public final class DecoderHead implements RegressionHead<DecoderHead.Cache> {
 
     @Override
     public String toString() {
-        return "DecoderHead(" + config + ", " + type + ")";
+        return "DecoderHead(" + tokenizer + ", D " + inputWidth + ", " + block + " x " + layers + ", seed " + seed
+                + ", " + type + ")";
     }
 }

@@ -110,10 +110,14 @@ public record DecoderSpec(int base, int length, int d, int heads, int ff, int la
         return m;
     }
 
+    /** {@return the sizes of every block} */
+    public TransformerBlock.Config block() {
+        return new TransformerBlock.Config(d, heads, ff, activation);
+    }
+
     @Override
     public DecoderHead build(int inputWidth, long seed, DataType type) {
-        return new DecoderHead(new DecoderConfig(tokenizer(), inputWidth,
-                new TransformerBlock.Config(d, heads, ff, activation), layers, seed), type);
+        return new DecoderHead(tokenizer(), inputWidth, block(), layers, seed, type);
     }
 
     /** @return MIN_MAX: the digits spell y01 in [0, 1] */

@@ -24,7 +24,9 @@ import java.util.Arrays;
  * every node with positive mass (the exact mean, bound 0). All expanded nodes of a chunk of rows go through one
  * decoder step per level.
  *
- * <p>Stateless; not part of the public API (called by {@link DecoderDistribution#exactMean}).
+ * <p>One expansion is one instance: the chunk's rows, their remaining budgets and the sums it adds to. Not part of
+ * the public API (called by {@link FixedPointWalk} and {@link PrefixRangeWalk}); not thread-safe (each call of
+ * {@link #expand} makes its own).
  */
 final class MeanExpander {
 
@@ -43,15 +45,15 @@ final class MeanExpander {
          * range into {@code out[0..1]} and returns {@link #RANGE}, {@link #LEAF} (the range is the cell of the one
          * completion: exact) or {@link #NONE} (no value).
          */
-        int child(DecoderState s, int i, int pos, double lo, double hi, int k, int v, int t, double[] out);
+        int child(DecoderState s, int i, int pos, double lo, double hi, int k, double[] out);
     }
 
     /** Normalized digits: child k of [lo, hi) is the k-th of V equal parts; full sequences are leaves. */
-    static final Ranges NORMALIZED = (s, i, pos, lo, hi, k, v, t, out) -> {
-        double cw = (hi - lo) / v;
+    static final Ranges NORMALIZED = (s, i, pos, lo, hi, k, out) -> {
+        double cw = (hi - lo) / s.vocabulary();
         out[0] = lo + k * cw;
         out[1] = out[0] + cw;
-        return pos == t - 1 ? LEAF : RANGE;
+        return pos == s.positions() - 1 ? LEAF : RANGE;
     };
 
     /**
@@ -63,7 +65,8 @@ final class MeanExpander {
     static Ranges prefixRanges(NumberTokenizer tok) {
         int[] detached = tok.detachedSequence();
         Interval zero = detached == null ? null : tok.interval(detached);
-        return (s, i, pos, lo, hi, k, v, t, out) -> {
+        int t = tok.sequenceLength();
+        return (s, i, pos, lo, hi, k, out) -> {
             int[] c = s.prefix(i);
             c[pos] = k;
             if (pos == t - 1) {
@@ -91,33 +94,80 @@ final class MeanExpander {
         };
     }
 
-    private MeanExpander() {}
-
     /**
-     * Expands the rows {@code from .. to-1} of {@code start}; adds to {@code mean}, {@code bound}, {@code second}
-     * (second moment, each unexpanded node taken as uniform on its interval).
+     * The tree an expansion walks: child ranges and the root's range [rootLo, rootHi].
+     *
+     * @param ranges the child ranges
+     * @param rootLo low end of every value
+     * @param rootHi high end of every value
      */
-    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
-            double[] second) {
-        expand(start, from, to, tol, t, v, mean, bound, second, MAX_STATE_ROWS);
-    }
-
-    /** As above with at most {@code maxRows} prefixes per decoder step (tests exercise the splitting with few). */
-    static void expand(DecoderState start, int from, int to, double tol, int t, int v, double[] mean, double[] bound,
-            double[] second, int maxRows) {
-        double[] tols = new double[to];
-        Arrays.fill(tols, tol);
-        expand(start, from, to, tols, t, v, mean, bound, second, maxRows, NORMALIZED, 0.0, 1.0, Integer.MAX_VALUE);
+    record Tree(Ranges ranges, double rootLo, double rootHi) {
+        /** Normalized digits of [0, 1]. */
+        static final Tree NORMALIZED = new Tree(MeanExpander.NORMALIZED, 0.0, 1.0);
     }
 
     /**
-     * The general expansion: root range [rootLo, rootHi], child ranges from {@code ranges}, the error budget of row
-     * r {@code tol[r]}, and at most {@code maxNodes} expanded prefixes per row and level (the lightest candidates
-     * beyond it are left unexpanded whatever the budget, so the bound may then exceed the tolerance: reported, not
-     * certified to it).
+     * How much an expansion may do.
+     *
+     * @param maxRows  prefixes per decoder step (a level with more is expanded in parts, depth first)
+     * @param maxNodes expanded prefixes per row and level: the lightest candidates beyond it are left unexpanded
+     *                 whatever the budget, so the bound may then exceed the tolerance (reported, not certified)
      */
-    static void expand(DecoderState start, int from, int to, double[] tol, int t, int v, double[] mean,
-            double[] bound, double[] second, int maxRows, Ranges ranges, double rootLo, double rootHi, int maxNodes) {
+    record Limits(int maxRows, int maxNodes) {}
+
+    /**
+     * Per-row sums an expansion adds to: {@code mean} (mass times centre), {@code bound} (the certified error bound)
+     * and {@code second} (the second moment, each unexpanded node taken as uniform on its interval).
+     */
+    record Sums(double[] mean, double[] bound, double[] second) {
+        /** Zeros for B rows. */
+        static Sums of(int b) {
+            return new Sums(new double[b], new double[b], new double[b]);
+        }
+    }
+
+    /** The nodes of one level: mass, and value range [lo, hi], per state row. */
+    private record Nodes(double[] mass, double[] lo, double[] hi) {}
+
+    /**
+     * The children of one level that have a value range and positive mass, grouped by chunk row (state rows of one
+     * source are contiguous): parent state row, token, mass, range, the chunk row that owns each, and which are kept
+     * for expansion.
+     */
+    private record Candidates(int[] parent, int[] token, double[] mass, double[] lo, double[] hi, int[] owner,
+            boolean[] keep) {
+        static Candidates of(int size) {
+            return new Candidates(new int[size], new int[size], new double[size], new double[size], new double[size],
+                    new int[size], null);
+        }
+
+        Candidates withKeep(int count) {
+            return new Candidates(parent, token, mass, lo, hi, owner, new boolean[count]);
+        }
+    }
+
+    private final int from;
+    private final double[] budget; // [chunk rows] what is left of each row's budget
+    private final Sums sums;
+    private final Tree tree;
+    private final Limits limits;
+
+    private MeanExpander(int from, double[] budget, Sums sums, Tree tree, Limits limits) {
+        this.from = from;
+        this.budget = budget;
+        this.sums = sums;
+        this.tree = tree;
+        this.limits = limits;
+    }
+
+    /**
+     * Expands the rows {@code from .. to-1} of {@code start} under the budget {@code tol[r]} of row r, adding to the
+     * sums of those rows.
+     *
+     * @param start  position-0 state of every input row
+     * @param tol    {@code [B]} error budget per row, >= 0
+     */
+    static void expand(DecoderState start, int from, int to, double[] tol, Sums sums, Tree tree, Limits limits) {
         int m = to - from;
         int[] rows = new int[m];
         double[] budget = new double[m];
@@ -129,42 +179,37 @@ final class MeanExpander {
         Arrays.fill(mass, 1.0);
         double[] lo = new double[m];
         double[] hi = new double[m];
-        Arrays.fill(lo, rootLo);
-        Arrays.fill(hi, rootHi);
-        level(start.select(rows), mass, lo, hi, 0, t, v, from, budget, mean, bound, second, maxRows, ranges, maxNodes);
+        Arrays.fill(lo, tree.rootLo());
+        Arrays.fill(hi, tree.rootHi());
+        new MeanExpander(from, budget, sums, tree, limits).level(start.select(rows), new Nodes(mass, lo, hi), 0);
     }
 
     /**
-     * Expands the state rows of s (nodes at position pos, interval width {@code width}) and, recursively, their
-     * kept children. More than {@code maxRows} kept children are expanded in consecutive parts (depth
-     * first), so the live state stays bounded whatever the tolerance and the distributions; a part may split one
-     * row's candidates, which only changes which nodes the allowance picks, never the certified bound.
+     * Expands the state rows of s (nodes at position pos0) and, recursively, their kept children. More than {@code
+     * maxRows} kept children are expanded in consecutive parts (depth first), so the live state stays bounded
+     * whatever the tolerance and the distributions; a part may split one row's candidates, which only changes which
+     * nodes the allowance picks, never the certified bound.
      */
-    private static void level(DecoderState s, double[] mass, double[] lo, double[] hi, int pos0, int t, int v,
-            int from, double[] budget, double[] mean, double[] bound, double[] second, int maxRows, Ranges ranges,
-            int maxNodes) {
+    private void level(DecoderState s, Nodes nodes, int pos0) {
+        int t = s.positions();
+        int v = s.vocabulary();
         double[] p = new double[v];
         double[] range = new double[2];
+        double[] mean = sums.mean();
+        double[] second = sums.second();
         for (int pos = pos0; pos < t; pos++) {
             int n = s.rows();
-            // candidates (children with positive mass and a value range), grouped by chunk row: state rows of one
-            // source are contiguous
-            int[] par = new int[n * v];
-            int[] dig = new int[n * v];
-            double[] cm = new double[n * v];
-            double[] cl = new double[n * v];
-            double[] ch = new double[n * v];
-            int[] owner = new int[n * v];
+            Candidates cands = Candidates.of(n * v);
             int c = 0;
             for (int i = 0; i < n; i++) {
                 int src = s.source(i);
                 s.probabilities(i, 1.0, p);
                 for (int k = 0; k < v; k++) {
-                    double q = mass[i] * p[k];
+                    double q = nodes.mass()[i] * p[k];
                     if (q <= 0) {
                         continue;
                     }
-                    int kind = ranges.child(s, i, pos, lo[i], hi[i], k, v, t, range);
+                    int kind = tree.ranges().child(s, i, pos, nodes.lo()[i], nodes.hi()[i], k, range);
                     if (kind == NONE) {
                         continue;
                     }
@@ -175,32 +220,31 @@ final class MeanExpander {
                         second[src] += q * (ctr * ctr + w * w / 12);
                         continue;
                     }
-                    par[c] = i;
-                    dig[c] = k;
-                    cm[c] = q;
-                    cl[c] = range[0];
-                    ch[c] = range[1];
-                    owner[c] = src - from;
+                    cands.parent()[c] = i;
+                    cands.token()[c] = k;
+                    cands.mass()[c] = q;
+                    cands.lo()[c] = range[0];
+                    cands.hi()[c] = range[1];
+                    cands.owner()[c] = src - from;
                     c++;
                 }
             }
             if (c == 0) {
                 return;
             }
-            boolean[] keep = new boolean[c];
+            cands = cands.withKeep(c);
             boolean lastChoice = pos + 1 == t - 1; // the candidates' children are leaves
             int kept = 0;
             int g0 = 0;
             while (g0 < c) { // one group of candidates per chunk row
                 int g1 = g0;
                 double all = 0; // the bound if every candidate of the row were left
-                while (g1 < c && owner[g1] == owner[g0]) {
-                    all += cm[g1] * (ch[g1] - cl[g1]) / 2;
+                while (g1 < c && cands.owner()[g1] == cands.owner()[g0]) {
+                    all += cands.mass()[g1] * (cands.hi()[g1] - cands.lo()[g1]) / 2;
                     g1++;
                 }
-                double allowed = allowance(budget[owner[g0]], all, v, lastChoice);
-                kept += leaveLightest(g0, g1, cm, cl, ch, allowed, budget, owner[g0], from, mean, bound, second, keep,
-                        maxNodes);
+                double allowed = allowance(budget[cands.owner()[g0]], all, v, lastChoice);
+                kept += leaveLightest(cands, g0, g1, allowed);
                 g0 = g1;
             }
             if (kept == 0) {
@@ -208,33 +252,32 @@ final class MeanExpander {
             }
             int[] kp = new int[kept];
             int[] kd = new int[kept];
-            mass = new double[kept];
-            lo = new double[kept];
-            hi = new double[kept];
+            Nodes next = new Nodes(new double[kept], new double[kept], new double[kept]);
             int j = 0;
             for (int i = 0; i < c; i++) {
-                if (keep[i]) {
-                    kp[j] = par[i];
-                    kd[j] = dig[i];
-                    mass[j] = cm[i];
-                    lo[j] = cl[i];
-                    hi[j] = ch[i];
+                if (cands.keep()[i]) {
+                    kp[j] = cands.parent()[i];
+                    kd[j] = cands.token()[i];
+                    next.mass()[j] = cands.mass()[i];
+                    next.lo()[j] = cands.lo()[i];
+                    next.hi()[j] = cands.hi()[i];
                     j++;
                 }
             }
+            int maxRows = limits.maxRows();
             if (kept > maxRows) {
                 for (int p0 = 0; p0 < kept; p0 += maxRows) {
                     int p1 = Math.min(kept, p0 + maxRows);
                     DecoderState part = s.select(Arrays.copyOfRange(kp, p0, p1));
                     part.advance(Arrays.copyOfRange(kd, p0, p1));
-                    level(part, Arrays.copyOfRange(mass, p0, p1), Arrays.copyOfRange(lo, p0, p1),
-                            Arrays.copyOfRange(hi, p0, p1), pos + 1, t, v, from, budget, mean, bound, second, maxRows,
-                            ranges, maxNodes);
+                    level(part, new Nodes(Arrays.copyOfRange(next.mass(), p0, p1), Arrays.copyOfRange(next.lo(), p0,
+                            p1), Arrays.copyOfRange(next.hi(), p0, p1)), pos + 1);
                 }
                 return;
             }
             s = s.select(kp);
             s.advance(kd);
+            nodes = next;
         }
     }
 
@@ -256,27 +299,31 @@ final class MeanExpander {
     }
 
     /**
-     * Leaves the candidates {@code g0 .. g1-1} of one row with the smallest bound {@code m (hi - lo) / 2}
+     * Leaves the candidates {@code g0 .. g1-1} of one chunk row with the smallest bound {@code m (hi - lo) / 2}
      * unexpanded while their bound fits in {@code allowed} (at most the row's remaining budget), and beyond that as
      * many more as needed to keep at most {@code maxNodes}; marks the rest in {@code keep}; returns how many are
      * kept.
      */
-    private static int leaveLightest(int g0, int g1, double[] cm, double[] cl, double[] ch, double allowed,
-            double[] budget, int row, int from, double[] mean, double[] bound, double[] second, boolean[] keep,
-            int maxNodes) {
+    private int leaveLightest(Candidates cands, int g0, int g1, double allowed) {
         int n = g1 - g0;
+        int maxNodes = limits.maxNodes();
+        boolean[] keep = cands.keep();
         if (!(allowed > 0) && n <= maxNodes) { // nothing may be left (the whole tree, or a spent budget): no sort
             for (int i = g0; i < g1; i++) {
                 keep[i] = true;
             }
             return n;
         }
+        double[] cm = cands.mass();
+        double[] cl = cands.lo();
+        double[] ch = cands.hi();
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = g0 + i;
         }
         Arrays.sort(order, (a, b) -> Double.compare(cm[a] * (ch[a] - cl[a]), cm[b] * (ch[b] - cl[b])));
         double spent = 0;
+        int row = cands.owner()[g0];
         int src = from + row;
         int left = 0;
         while (left < n) {
@@ -288,9 +335,9 @@ final class MeanExpander {
             }
             spent += cost;
             double ctr = 0.5 * (cl[i] + ch[i]);
-            mean[src] += cm[i] * ctr;
-            second[src] += cm[i] * (ctr * ctr + w * w / 12);
-            bound[src] += cost;
+            sums.mean()[src] += cm[i] * ctr;
+            sums.second()[src] += cm[i] * (ctr * ctr + w * w / 12);
+            sums.bound()[src] += cost;
             left++;
         }
         budget[row] = Math.max(0, budget[row] - spent);

@@ -1,8 +1,9 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
-import io.regheads.core.internal.Checks;
+import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -10,9 +11,10 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Exact CDF and quantiles of a {@link DecoderDistribution} over a tokenizer with prefix ranges ({@link
- * NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens) by walking the token tree: T decoder steps
- * for all rows per query, no enumeration of the valid sequences.
+ * Exact inference over a tokenizer with prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, e.g.
+ * sign-exponent-mantissa tokens) that is not fixed point: CDF and quantiles by walking the token tree (T decoder steps
+ * for all rows per query, no enumeration of the valid sequences), the density by one teacher-forced pass, and the
+ * mean by the certified expansion with prefix value ranges ({@link #moments}).
  *
  * <p><b>Why a walk works.</b> Token order need not be value order (a {@code -} sign or exponent sign reverses the
  * digits after it), but every prefix still stands for one contiguous value range, disjoint from its siblings'
@@ -24,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * extra teacher-forced pass) and the rest of the child (its mass minus P0). A walk that enters the rest of a
  * zero-path child leaves the zero piece out from then on. Without a detached sequence every child is one piece.
  * Prefixes without a number completion (a special token: NaN, +-Inf) have no range and are left out: with special
- * tokens the CDF rises to the number mass {@code 1 - P(specials)}, not to 1 ({@link DecoderDistribution} divides it by
- * that mass, and asks for quantiles at {@code p} times it: the distribution of Y given Y finite).
+ * tokens the walked CDF rises to the number mass {@code 1 - P(specials)}, not to 1: {@link #cdf} divides it by that
+ * mass, and {@link #quantile} walks to the level {@code p} times it (the distribution of Y given Y finite).
  *
  * <ul>
  *   <li>CDF at y (leaf {@code t = encode(y)} whose cell holds y): {@code F(y) = sum over positions k of the masses of
@@ -37,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Piece lists are memoised per prefix (thread-safe map); P0 is computed once. Immutable apart from these caches;
  * thread-safe.
  */
-final class PrefixRangeWalk {
+final class PrefixRangeWalk implements DigitTree {
     /** Piece kinds: a whole child, the zero leaf inside a zero-path child, the rest of a zero-path child. */
     private static final int WHOLE = 0;
     private static final int ZERO = 1;
@@ -46,7 +48,9 @@ final class PrefixRangeWalk {
     /** A value-ordered part of a child's subtree: token, kind and value range [lo, hi). */
     private record Piece(int token, int kind, double lo, double hi) {}
 
-    private final DecoderDistribution dist;
+    private final DecoderRows rows;
+    private final SpecialMass specials;
+    private final DecoderDistribution.Options options;
     private final NumberTokenizer tok;
     private final int b;
     private final int t;
@@ -55,19 +59,23 @@ final class PrefixRangeWalk {
     private final Interval zeroCell; // its interval, or null
     private final int[] numberPath; // a valid sequence with a value: the placeholder path of rows outside the support
     private final ConcurrentHashMap<String, Piece[]> pieces = new ConcurrentHashMap<>();
-    private volatile double[] zeroMass;
+    private final Once<double[]> zeroMass;
 
     /** @throws IllegalArgumentException unless the tokenizer has prefix ranges */
-    PrefixRangeWalk(DecoderDistribution dist, NumberTokenizer tok) {
+    PrefixRangeWalk(DecoderRows rows, SpecialMass specials, DecoderDistribution.Options options) {
+        NumberTokenizer tok = rows.tok;
         Checks.require(tok.hasPrefixRanges(), "the tree walk needs a tokenizer with prefix ranges, got %s", tok);
-        this.dist = dist;
+        this.rows = rows;
+        this.specials = specials;
+        this.options = options;
         this.tok = tok;
-        this.b = dist.batchSize();
+        this.b = rows.b;
         this.t = tok.sequenceLength();
         this.v = tok.vocabularySize();
         this.zero = tok.detachedSequence();
         this.zeroCell = zero == null ? null : tok.interval(zero);
         this.numberPath = zero != null ? zero : firstNumberPath();
+        this.zeroMass = new Once<>(this::computeZeroMass);
     }
 
     /** Position by position the first allowed token whose prefix has a range (a number completion exists). */
@@ -90,44 +98,61 @@ final class PrefixRangeWalk {
         return s;
     }
 
+    @Override
+    public int batchSize() {
+        return b;
+    }
+
+    @Override
+    public double[][] specials() {
+        return specials.get();
+    }
+
+    /** One teacher-forced pass along the tokens of y ({@link DecoderRows#scoredLogDensity}). */
+    @Override
+    public double[] logDensity(double[] y) {
+        return rows.scoredLogDensity(y, specials.finite());
+    }
+
+    /** The low end of the whole number range (from {@link NumberTokenizer#prefixRange}, no enumeration). */
+    @Override
+    public double[] lowest() {
+        double[] out = new double[b];
+        Arrays.fill(out, lowestValue());
+        return out;
+    }
+
+    /** The high end of the whole number range. */
+    @Override
+    public double[] highest() {
+        double[] out = new double[b];
+        Arrays.fill(out, highestValue());
+        return out;
+    }
+
     /** Lowest value of the support: the low end of the whole number range. */
-    double lowest() {
+    private double lowestValue() {
         double lo = tok.prefixRange(new int[0], 0).lo();
         return zeroCell == null ? lo : Math.min(zeroCell.lo(), lo);
     }
 
     /** Highest value of the support. */
-    double highest() {
+    private double highestValue() {
         double hi = tok.prefixRange(new int[0], 0).hi();
         return zeroCell == null ? hi : Math.max(zeroCell.hi(), hi);
     }
 
-    /** P(zero sequence) per row, one teacher-forced pass (cached); zeros without a detached sequence. */
-    private double[] zeroMass() {
-        double[] z = zeroMass;
-        if (z == null && zero == null) {
-            z = new double[b];
-            zeroMass = z;
+    /** P(zero sequence) per row, one teacher-forced pass; zeros without a detached sequence. */
+    private double[] computeZeroMass() {
+        if (zero == null) {
+            return new double[b];
         }
-        if (z == null) {
-            DecoderState s = dist.start();
-            double[] lp = new double[b];
-            double[] row = new double[v];
-            int[] next = new int[b];
-            Arrays.fill(next, zero[0]);
-            for (int pos = 0; pos < t; pos++) {
-                for (int r = 0; r < b; r++) {
-                    s.logProbabilities(r, 1.0, row);
-                    lp[r] += row[zero[pos]];
-                    next[r] = zero[pos];
-                }
-                s.advance(next);
-            }
-            z = new double[b];
-            for (int r = 0; r < b; r++) {
-                z[r] = Math.exp(lp[r]);
-            }
-            zeroMass = z;
+        int[][] seq = new int[b][];
+        Arrays.fill(seq, zero);
+        double[] lp = rows.score(seq).logProbability();
+        double[] z = new double[b];
+        for (int r = 0; r < b; r++) {
+            z[r] = Math.exp(lp[r]);
         }
         return z;
     }
@@ -173,13 +198,24 @@ final class PrefixRangeWalk {
         return pc.kind == REST ? Math.max(0, m - p0) : m;
     }
 
+    /** F(y) of Y given Y finite: the walked mass divided by P(finite), at most 1. */
+    @Override
+    public double[] cdf(double[] y) {
+        double[] c = walkedCdf(y);
+        double[] finite = specials.finite();
+        for (int r = 0; r < b; r++) {
+            c[r] = Math.min(1, c[r] / finite[r]);
+        }
+        return c;
+    }
+
     /** F(y) per row; y outside the support gives 0 below it and the number mass above it. */
-    double[] cdf(double[] y) {
-        double[] p0 = zeroMass();
+    private double[] walkedCdf(double[] y) {
+        double[] p0 = zeroMass.get();
         int[][] leaf = new int[b][];
         boolean[] inside = new boolean[b];
-        double lowest = lowest();
-        double highest = highest();
+        double lowest = lowestValue();
+        double highest = highestValue();
         for (int r = 0; r < b; r++) {
             if (y[r] >= lowest && y[r] <= highest) { // encode may refuse values outside its domain
                 int[] tk = tok.encode(y[r]); // clamps an overflow: then y is outside its cell
@@ -191,7 +227,7 @@ final class PrefixRangeWalk {
                 leaf[r] = numberPath; // any valid number path; its answer is replaced below
             }
         }
-        DecoderState s = dist.start();
+        DecoderState s = rows.start();
         double[] row = new double[v];
         double[] path = new double[b];
         double[] below = new double[b];
@@ -250,9 +286,11 @@ final class PrefixRangeWalk {
      * The p-quantile of the number part per row, p in (0, 1): the walk descends at level {@code p * numberMass[r]}
      * (numberMass = 1 - P(specials), so that the quantiles are those of Y given Y finite).
      */
-    double[] quantile(double p, double[] numberMass) {
-        double[] p0 = zeroMass();
-        DecoderState s = dist.start();
+    @Override
+    public double[] quantile(double p) {
+        double[] numberMass = specials.finite();
+        double[] p0 = zeroMass.get();
+        DecoderState s = rows.start();
         double[] row = new double[v];
         double[] path = new double[b];
         double[] res = new double[b];
@@ -322,5 +360,41 @@ final class PrefixRangeWalk {
             s.advance(next);
         }
         return out;
+    }
+
+    /**
+     * The certified expansion with prefix value ranges ({@link MeanExpander#prefixRanges}: {@code prefixRange},
+     * widened by the detached sequence's cell on its path), at most {@link DecoderDistribution.Options#maxMeanNodes()}
+     * expanded prefixes per row and level; the sums are divided by P(finite).
+     */
+    @Override
+    public MeanEstimate moments(double[] tolerance) {
+        double[] finite = specials.finite();
+        MeanExpander.Sums sums = MeanExpander.Sums.of(b);
+        DecoderState start = rows.start();
+        MeanExpander.Tree tree = new MeanExpander.Tree(MeanExpander.prefixRanges(tok), lowestValue(), highestValue());
+        MeanExpander.Limits limits = new MeanExpander.Limits(MeanExpander.MAX_STATE_ROWS, options.maxMeanNodes());
+        double[] scaled = new double[b]; // the sums are divided by P(finite) below
+        for (int r = 0; r < b; r++) {
+            scaled[r] = tolerance[r] * finite[r];
+        }
+        for (int c0 = 0; c0 < b; c0 += FixedPointWalk.MEAN_CHUNK) {
+            MeanExpander.expand(start, c0, Math.min(b, c0 + FixedPointWalk.MEAN_CHUNK), scaled, sums, tree, limits);
+        }
+        double[] mean = sums.mean();
+        double[] bound = sums.bound();
+        double[] second = sums.second();
+        for (int r = 0; r < b; r++) {
+            mean[r] /= finite[r];
+            bound[r] /= finite[r];
+            second[r] /= finite[r];
+        }
+        return new MeanEstimate(mean, bound, second);
+    }
+
+    /** A {@link LeafTable} over every valid sequence. */
+    @Override
+    public DigitTree tabulated() {
+        return new LeafTable(rows, specials, options, true);
     }
 }

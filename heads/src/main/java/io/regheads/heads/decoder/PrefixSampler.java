@@ -14,19 +14,24 @@ import org.apache.commons.rng.UniformRandomProvider;
  * (no reordering), and the number of evaluations is the number of distinct prefixes, at most {@code n * T} but
  * usually far fewer (a concentrated distribution shares its leading digits).
  *
- * <p>Stateless; not part of the public API (called by {@link DecoderDistribution#sampleSequences}).
+ * <p>Stateless; not part of the public API (called by {@link DecoderSampling#sampleSequences}).
  */
 final class PrefixSampler {
 
     private PrefixSampler() {}
 
     /**
-     * @param start     position-0 state of all B input rows
-     * @param block     input rows processed together (bounds the state's memory)
+     * @param start    position-0 state of all B input rows
+     * @param n        samples per input row
+     * @param sampling temperature, top-k and top-p
+     * @param block    input rows processed together (bounds the state's memory)
      * @return {@code [B * n][T]}, row r's samples at {@code r * n .. r * n + n - 1}
      */
-    static int[][] sample(DecoderState start, int b, int t, int v, int n, DecoderDistribution.Sampling sampling,
-            UniformRandomProvider rng, int block) {
+    static int[][] sample(DecoderState start, int n, DecoderSampling.Settings sampling, UniformRandomProvider rng,
+            int block) {
+        int b = start.rows();
+        int t = start.positions();
+        int v = start.vocabulary();
         int[][] out = new int[b * n][];
         double[] p = new double[v];
         int[] count = new int[v];
@@ -51,12 +56,12 @@ final class PrefixSampler {
                 int[][] childIds = new int[par.length][];
                 for (int i = 0; i < rowsNow; i++) {
                     s.probabilities(i, sampling.temperature(), p);
-                    DecoderDistribution.filter(p, sampling.topK(), sampling.topP());
+                    DecoderSampling.filter(p, sampling.topK(), sampling.topP());
                     int[] mine = ids[i];
                     int[] drawn = new int[mine.length];
                     Arrays.fill(count, 0);
                     for (int j = 0; j < mine.length; j++) {
-                        int k = DecoderDistribution.draw(p, rng.nextDouble());
+                        int k = DecoderSampling.draw(p, rng.nextDouble());
                         drawn[j] = k;
                         count[k]++;
                     }

@@ -255,10 +255,14 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
         return m;
     }
 
+    /** {@return the sizes of every block (GELU)} */
+    public TransformerBlock.Config block() {
+        return new TransformerBlock.Config(d, heads, ff);
+    }
+
     @Override
     public DecoderHead build(int inputWidth, long seed, DataType type) {
-        return new DecoderHead(new DecoderConfig(tokenizer(), inputWidth, new TransformerBlock.Config(d, heads, ff),
-                layers, seed), type);
+        return new DecoderHead(tokenizer(), inputWidth, block(), layers, seed, type);
     }
 
     /** @return {@link #scaling()} (RAW unless the spec says otherwise) */

@@ -2,15 +2,32 @@
  * Decoder heads (Song &amp; Bahri, "Decoding-based Regression", arXiv:2501.19383): a small causal transformer
  * that spells y as T tokens of any {@link io.regheads.core.token.NumberTokenizer}.
  *
- * <p>Central types: {@link io.regheads.heads.decoder.DecoderConfig} (sizes and presets), {@link
- * io.regheads.heads.decoder.DecoderHead} (training by teacher forcing, {@code [B, T, V]} logits with validity
- * masks), {@link io.regheads.heads.decoder.DecoderState} (key/value-cached incremental decoding, one position per
- * step) and {@link io.regheads.heads.decoder.DecoderDistribution} (exact density, CDF, tree-walk quantiles for
- * normalized and unnormalized tokenizers (the latter in {@code PrefixRangeWalk}: prefix value ranges, a tokenizer capability), exact mean under a certified error
- * budget per row ({@code MeanExpander}, prefix value ranges for unnormalized tokens), density-mode beam search,
- * temperature/top-k/top-p sampling with one decoder step per distinct prefix, Harrell-Davis median, point estimates
- * ({@code point(Decoding)}), P(NaN) and P(+-Inf) with special tokens, and for repeated tokenizers the distribution
- * of the voted value ({@code VoteTable})).
+ * <p>Central types:
+ * <ul>
+ *   <li>{@link io.regheads.heads.decoder.DecoderSpec} and {@link io.regheads.heads.decoder.UnnormalizedDecoderSpec}:
+ *       a model's settings (normalized digits; sign-exponent-mantissa tokens), the only records of them; they build
+ *       the head.
+ *   <li>{@link io.regheads.heads.decoder.DecoderHead}: training by teacher forcing, {@code [B, T, V]} logits with
+ *       validity masks.
+ *   <li>{@link io.regheads.heads.decoder.DecoderDistribution}: the predictive distributions of B rows, a facade over
+ *       one inference strategy chosen in its constructor (below): exact density, CDF, quantiles, the mean under a
+ *       certified error budget per row, the density mode, P(NaN) and P(+-Inf) with special tokens, point estimates
+ *       ({@code point(Decoding)}).
+ *   <li>{@link io.regheads.heads.decoder.DecoderSampling}: token-by-token decoding of those rows (temperature, top-k
+ *       and top-p sampling with one decoder step per distinct prefix, beam search, greedy decoding, votes, sample
+ *       mean and Harrell-Davis median).
+ * </ul>
+ *
+ * <p>Inside (package-private). One engine: {@code DecoderSnapshot} copies the head's parameters; its blocks run the
+ * key/value-cached step of {@link io.regheads.core.nn.TransformerBlock.Snapshot} (the first block tabulated by
+ * position and token), and {@code DecoderState} keeps the books of an incremental decoding (prefixes, caches,
+ * logits, masks). One route: {@code DigitTree} is the sealed interface of the exact strategies, {@code
+ * FixedPointWalk} (normalized digits: tree walks, {@code MeanExpander}'s certified expansion), {@code
+ * PrefixRangeWalk} (prefix value ranges with the detached zero cell), {@code VoteTable} (repetition codes: the
+ * distribution of the voted value, enumerated by {@code VoteEnumeration}) and {@code LeafTable} (every valid
+ * sequence; also the tabulated form of the walks). They receive {@code DecoderRows} (the snapshot and the rows of
+ * phi), {@code SpecialMass} and the options, never the distribution; {@code PrefixSampler} is the shared-prefix
+ * sampler behind {@code DecoderSampling}.
  *
  * <p>Shapes: B batch rows, D feature width, T token positions, V vocabulary, d model width.
  */

@@ -26,7 +26,7 @@ class DecoderDistributionTest {
     static final int D = 4;
 
     static DecoderHead head(NumberTokenizer tok, long seed) {
-        return new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 16), 1, seed), DataType.DOUBLE);
+        return new DecoderHead(tok, D, new TransformerBlock.Config(8, 2, 16), 1, seed, DataType.DOUBLE);
     }
 
     /**
@@ -112,7 +112,8 @@ class DecoderDistributionTest {
         for (double tol : new double[] {0, 1e-3}) {
             double[] mean = new double[2];
             double[] bound = new double[2];
-            MeanExpander.expand(d.start(), 0, 2, tol, 3, 10, mean, bound, new double[2], 7);
+            MeanExpander.expand(d.start(), 0, 2, new double[] {tol, tol}, new MeanExpander.Sums(mean, bound,
+                    new double[2]), MeanExpander.Tree.NORMALIZED, new MeanExpander.Limits(7, Integer.MAX_VALUE));
             for (int r = 0; r < 2; r++) {
                 double brute = 0;
                 for (int i = 0; i < 1000; i++) {
@@ -199,7 +200,7 @@ class DecoderDistributionTest {
                 best = p[r][i] > p[r][best] ? i : best;
             }
             assertEquals((best + 0.5) / 64, d.mode()[r], 1e-12);
-            assertEquals(Math.log(p[r][best]), d.beamSearch(16).logProbability()[r], 1e-9);
+            assertEquals(Math.log(p[r][best]), d.sampling().beamSearch(16).logProbability()[r], 1e-9);
         }
     }
 
@@ -243,16 +244,16 @@ class DecoderDistributionTest {
     void nucleusKeepsTheSmallestSetReachingP() {
         // anchors (c) 7: p = [.5, .3, .15, .05], top_p 0.6 keeps two tokens; top_p 0.4 keeps the first alone
         double[] p = {0.15, 0.5, 0.05, 0.3};
-        DecoderDistribution.filter(p, 0, 0.6);
+        DecoderSampling.filter(p, 0, 0.6);
         assertArrayEquals(new double[] {0, 0.5 / 0.8, 0, 0.3 / 0.8}, p, 1e-15);
         double[] q = {0.15, 0.5, 0.05, 0.3};
-        DecoderDistribution.filter(q, 0, 0.4);
+        DecoderSampling.filter(q, 0, 0.4);
         assertArrayEquals(new double[] {0, 1, 0, 0}, q, 1e-15);
         double[] k = {0.15, 0.5, 0.05, 0.3};
-        DecoderDistribution.filter(k, 3, 1.0);
+        DecoderSampling.filter(k, 3, 1.0);
         assertArrayEquals(new double[] {0.15 / 0.95, 0.5 / 0.95, 0, 0.3 / 0.95}, k, 1e-15);
         double[] exact = {0.25, 0.25, 0.5};
-        DecoderDistribution.filter(exact, 0, 0.75); // 0.5 + 0.25 reaches 0.75 exactly: two tokens
+        DecoderSampling.filter(exact, 0, 0.75); // 0.5 + 0.25 reaches 0.75 exactly: two tokens
         assertEquals(0, exact[0] * exact[1], 1e-15);
         assertEquals(2.0 / 3, exact[2], 1e-15);
     }
@@ -260,7 +261,7 @@ class DecoderDistributionTest {
     @Test
     void harrellDavisWeightsMatchHandComputation() {
         // n = 3, a = 2: I_x(2, 2) = 3x^2 - 2x^3 -> I_{1/3} = 7/27, I_{2/3} = 20/27: weights 7/27, 13/27, 7/27
-        assertArrayEquals(new double[] {7.0 / 27, 13.0 / 27, 7.0 / 27}, DecoderDistribution.harrellDavisWeights(3), 1e-14);
+        assertArrayEquals(new double[] {7.0 / 27, 13.0 / 27, 7.0 / 27}, DecoderSampling.harrellDavisWeights(3), 1e-14);
     }
 
     @Test
@@ -269,8 +270,8 @@ class DecoderDistributionTest {
         DecoderDistribution d = h.distribution(GradientCheck.random(7, 2.0, 2, D));
         var rng = RandomSource.SPLIT_MIX_64.create(3);
         int n = 40_000;
-        double[] sm = d.sampleMean(rng, n, DecoderDistribution.Sampling.plain());
-        double[] hd = d.sampleMedian(rng, n, DecoderDistribution.Sampling.plain());
+        double[] sm = d.sampling().sampleMean(rng, n, DecoderSampling.Settings.plain());
+        double[] hd = d.sampling().sampleMedian(rng, n, DecoderSampling.Settings.plain());
         double[] mean = d.mean();
         double[] sd = d.variance();
         double[] median = d.median();
@@ -297,12 +298,12 @@ class DecoderDistributionTest {
         INDArray phi = GradientCheck.random(11, 2.0, 2, D);
         DecoderDistribution d = h.distribution(phi);
         double[][] leaf = leafProbabilities(h, tok, phi, 64);
-        DecoderDistribution.Sampling[] settings = {DecoderDistribution.Sampling.plain(),
-            new DecoderDistribution.Sampling(0.7, 3, 0.8)};
+        DecoderSampling.Settings[] settings = {DecoderSampling.Settings.plain(),
+            new DecoderSampling.Settings(0.7, 3, 0.8)};
         int n = 30_000;
         var rng = RandomSource.SPLIT_MIX_64.create(17);
-        for (DecoderDistribution.Sampling sp : settings) {
-            int[][] seq = d.sampleSequences(rng, n, sp);
+        for (DecoderSampling.Settings sp : settings) {
+            int[][] seq = d.sampling().sampleSequences(rng, n, sp);
             for (int r = 0; r < 2; r++) {
                 double[] expected = transformedLeafProbabilities(leaf[r], 4, 3, sp);
                 long[] count = new long[64];
@@ -344,7 +345,7 @@ class DecoderDistributionTest {
     }
 
     /** Leaf probabilities under per-node temperature, top-k and top-p, from the untransformed leaf table. */
-    static double[] transformedLeafProbabilities(double[] leaf, int v, int t, DecoderDistribution.Sampling sp) {
+    static double[] transformedLeafProbabilities(double[] leaf, int v, int t, DecoderSampling.Settings sp) {
         double[] out = new double[leaf.length];
         java.util.Arrays.fill(out, 1.0);
         for (int pos = 0; pos < t; pos++) {
@@ -450,8 +451,8 @@ class DecoderDistributionTest {
         DecoderHead h = head(tok, 41);
         INDArray phi = GradientCheck.random(8, 2.0, 3, D);
         DecoderDistribution d = h.distribution(phi);
-        double[] hard = d.vote(false);
-        double[] soft = d.vote(true);
+        double[] hard = d.sampling().vote(false);
+        double[] soft = d.sampling().vote(true);
         int disagreeing = 0;
         for (int r = 0; r < 3; r++) {
             double[][] probs = new double[6][4];
@@ -475,7 +476,7 @@ class DecoderDistributionTest {
         }
         assertTrue(disagreeing > 0, "the random head's greedy blocks should disagree somewhere (the vote matters)");
         assertThrows(IllegalArgumentException.class, () -> head(NormalizedTokenizer.of(4, 2), 1)
-                .distribution(GradientCheck.random(8, 2.0, 1, D)).vote(true));
+                .distribution(GradientCheck.random(8, 2.0, 1, D)).sampling().vote(true));
 
         // trained on the single value 0.59 (bin 9 = digits 2 1): the greedy blocks agree and every summary finds it
         DecoderHead fit = head(tok, 43);
@@ -496,8 +497,8 @@ class DecoderDistributionTest {
         int[] greedy = bruteGreedy(fit, one, new double[6][4]);
         assertArrayEquals(new int[] {2, 1, 2, 1, 2, 1}, greedy);
         DecoderDistribution fd = fit.distribution(one);
-        assertEquals(9.5 / 16, fd.vote(false)[0], 1e-12);
-        assertEquals(9.5 / 16, fd.vote(true)[0], 1e-12);
+        assertEquals(9.5 / 16, fd.sampling().vote(false)[0], 1e-12);
+        assertEquals(9.5 / 16, fd.sampling().vote(true)[0], 1e-12);
         assertEquals(9.5 / 16, fd.mode()[0], 1e-12);
         assertEquals(9.5 / 16, fd.median()[0], 1.0 / 32);
     }
@@ -610,7 +611,7 @@ class DecoderDistributionTest {
             assertEquals((4 * t1 + t2 + 0.5) / 16, greedy[r], 1e-15, "row " + r); // the bin centre
         }
         DecoderDistribution d = h.distribution(phi);
-        assertArrayEquals(d.greedy(), greedy, 0.0);
+        assertArrayEquals(d.sampling().greedy(), greedy, 0.0);
         assertArrayEquals(d.mean(), h.point(phi, io.regheads.core.head.PointEstimate.MEAN), 0.0);
         assertArrayEquals(d.median(), h.point(phi, io.regheads.core.head.PointEstimate.MEDIAN), 0.0);
         assertArrayEquals(d.mode(), h.point(phi, io.regheads.core.head.PointEstimate.MODE), 0.0);

@@ -38,7 +38,7 @@ class DecoderHeadTest {
     static final GradientCheck.Tolerance TOLERANCE = new GradientCheck.Tolerance(1e-6, 1e-5, 1e-4);
 
     static DecoderHead small(NumberTokenizer tok, long seed) {
-        return new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12), 2, seed), DataType.DOUBLE);
+        return new DecoderHead(tok, D, new TransformerBlock.Config(8, 2, 12), 2, seed, DataType.DOUBLE);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,8 +98,8 @@ class DecoderHeadTest {
         NumberTokenizer tok = normalized ? NormalizedTokenizer.of(10, 3)
                 : new UnnormalizedTokenizer(UnnormalizedConfig.tiny());
         DecoderHead head = kind.endsWith("-relu")
-                ? new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12,
-                        TransformerBlock.Activation.RELU), 2, 7), DataType.DOUBLE)
+                ? new DecoderHead(tok, D, new TransformerBlock.Config(8, 2, 12,
+                        TransformerBlock.Activation.RELU), 2, 7, DataType.DOUBLE)
                 : small(tok, 7);
         double[] y = normalized ? new double[] {0.123, 0.999, 0.5, 0.0} : new double[] {-2.5, 0.0, 7.0, 0.11};
         INDArray phi = GradientCheck.random(4, 1.0, y.length, D);
@@ -132,8 +132,8 @@ class DecoderHeadTest {
     @org.junit.jupiter.params.provider.EnumSource(TransformerBlock.Activation.class)
     void cachedStepsEqualTheFullForwardInFloat(TransformerBlock.Activation activation) {
         NumberTokenizer tok = NormalizedTokenizer.of(10, 3);
-        DecoderHead head = new DecoderHead(new DecoderConfig(tok, D, new TransformerBlock.Config(8, 2, 12, activation),
-                2, 4), DataType.FLOAT);
+        DecoderHead head = new DecoderHead(tok, D, new TransformerBlock.Config(8, 2, 12, activation), 2, 4,
+                DataType.FLOAT);
         double[] y = {0.123, 0.999, 0.5};
         INDArray phi = GradientCheck.random(4, 1.0, y.length, D).castTo(DataType.FLOAT);
         Targets.Tokens t = (Targets.Tokens) head.targets(y);
@@ -170,7 +170,7 @@ class DecoderHeadTest {
         DecoderHead head = small(tok, 9);
         DecoderDistribution d = head.distribution(GradientCheck.random(6, 3.0, 2, D));
         UniformRandomProvider rng = RandomSource.SPLIT_MIX_64.create(1);
-        int[][] seq = d.sampleSequences(rng, 50_000, new DecoderDistribution.Sampling(1.5, 0, 1));
+        int[][] seq = d.sampling().sampleSequences(rng, 50_000, new DecoderSampling.Settings(1.5, 0, 1));
         assertEquals(100_000, seq.length);
         for (int[] s : seq) {
             for (int p = 0; p < s.length; p++) {

@@ -88,7 +88,7 @@ class DecoderRiskTest {
                 weight[i++] = u * count[j] / y.length;
             }
         }
-        DecoderHead head = new DecoderHead(new DecoderConfig(tok, 1, new TransformerBlock.Config(16, 2, 32), 1, seed), DataType.DOUBLE);
+        DecoderHead head = new DecoderHead(tok, 1, new TransformerBlock.Config(16, 2, 32), 1, seed, DataType.DOUBLE);
         INDArray phi = Nd4j.ones(DataType.DOUBLE, u, 1);
         Targets t = head.targets(centres);
         Loss ce = Losses.ce();

@@ -173,7 +173,7 @@ class UnnormalizedMeanTest {
             List<PrefixRangeWalkTest.Leaf> ls = PrefixRangeWalkTest.leaves(h, tok, phi, new ArrayList<>());
             DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(4096, 0, 100_000));
             double[] mode = d.mode();
-            DecoderDistribution.Beam beam = d.beamSearch(4096);
+            DecoderSampling.Beam beam = d.sampling().beamSearch(4096);
             for (int r = 0; r < 3; r++) {
                 PrefixRangeWalkTest.Leaf dense = ls.get(0);
                 PrefixRangeWalkTest.Leaf likely = ls.get(0);
@@ -201,16 +201,16 @@ class UnnormalizedMeanTest {
         DecoderHead h = DecoderDistributionTest.head(tok, 130);
         INDArray phi = GradientCheck.random(131, 2.0, 3, D);
         DecoderDistribution d = h.distribution(phi, new DecoderDistribution.Options(64, 1e-9, 100_000));
-        DecoderDistribution.Sampling cool = new DecoderDistribution.Sampling(0.5, 3, 0.9);
+        DecoderSampling.Settings cool = new DecoderSampling.Settings(0.5, 3, 0.9);
         Decoding filtered = Decoding.of(PointEstimate.MEAN).withSampling(0.5, 3, 0.9).withSamples(50, 4);
         assertArrayEquals(d.mean(), d.point(filtered), 0.0);
         assertArrayEquals(d.median(), d.point(filtered.withPoint(PointEstimate.MEDIAN)), 0.0);
         assertArrayEquals(d.mode(), d.point(filtered.withPoint(PointEstimate.MODE)), 0.0);
-        assertArrayEquals(d.greedy(), d.point(filtered.withPoint(PointEstimate.GREEDY)), 0.0);
+        assertArrayEquals(d.sampling().greedy(), d.point(filtered.withPoint(PointEstimate.GREEDY)), 0.0);
         assertArrayEquals(d.mean(), d.point(Decoding.of(PointEstimate.AUTO)), 0.0); // certified: the mean
-        assertArrayEquals(d.sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
+        assertArrayEquals(d.sampling().sampleMean(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
                 d.point(filtered.withPoint(PointEstimate.SAMPLE_MEAN)), 0.0);
-        assertArrayEquals(d.sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
+        assertArrayEquals(d.sampling().sampleMedian(org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(4), 50, cool),
                 d.point(filtered.withPoint(PointEstimate.SAMPLE_MEDIAN)), 0.0);
         // the head decodes as its distribution does
         assertArrayEquals(d.point(filtered.withPoint(PointEstimate.SAMPLE_MEAN)),

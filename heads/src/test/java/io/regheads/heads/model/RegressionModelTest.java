@@ -15,6 +15,7 @@ import io.regheads.core.head.TargetScaling;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.decoder.DecoderDistribution;
+import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
@@ -168,16 +169,16 @@ public class RegressionModelTest {
         double min = m.yScaler().min();
         double range = m.yScaler().range();
         Decoding cool = Decoding.of(PointEstimate.SAMPLE_MEAN).withSampling(0.5, 2, 0.9).withSamples(64, 3);
-        double[] expected = d.sampleMean(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
-                new DecoderDistribution.Sampling(0.5, 2, 0.9));
+        double[] expected = d.sampling().sampleMean(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
+                new DecoderSampling.Settings(0.5, 2, 0.9));
         double[] got = m.predictPoint(x, cool);
         for (int i = 0; i < x.length; i++) {
             assertEquals(range * expected[i] + min, got[i], 1e-12 * Math.max(1, Math.abs(got[i])), "row " + i);
         }
         double[] plain = m.predictPoint(x, cool.withSampling(1, 0, 1));
         assertTrue(!Arrays.equals(plain, got), "the filters change the samples");
-        double[] hd = d.sampleMedian(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
-                new DecoderDistribution.Sampling(0.5, 2, 0.9));
+        double[] hd = d.sampling().sampleMedian(RandomSource.XO_RO_SHI_RO_128_PP.create(3), 64,
+                new DecoderSampling.Settings(0.5, 2, 0.9));
         double[] gotMedian = m.predictPoint(x, cool.withPoint(PointEstimate.SAMPLE_MEDIAN));
         for (int i = 0; i < x.length; i++) {
             assertEquals(range * hd[i] + min, gotMedian[i], 1e-12 * Math.max(1, Math.abs(gotMedian[i])), "row " + i);

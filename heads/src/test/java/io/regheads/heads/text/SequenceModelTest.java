@@ -9,7 +9,6 @@ import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.testing.GradientCheck;
-import io.regheads.heads.decoder.DecoderConfig;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.text.SequenceEncoderConfig.NumberEmbedding;
 import io.regheads.heads.xval.XValHead;
@@ -67,8 +66,8 @@ class SequenceModelTest {
 
     @Test
     void decoderModelPassesTheGradientCheckWithCePlusNtlWas() {
-        DecoderHead head = new DecoderHead(new DecoderConfig(UnnormalizedTokenizer.of(10, 1, 2), 4,
-                new TransformerBlock.Config(4, 1, 8), 1, 5), DataType.DOUBLE);
+        DecoderHead head = new DecoderHead(UnnormalizedTokenizer.of(10, 1, 2), 4,
+                new TransformerBlock.Config(4, 1, 8), 1, 5, DataType.DOUBLE);
         Loss loss = Losses.ce().plus(0.3, Losses.ntlWas());
         check(new SequenceModel(encoder(NumberEmbedding.NONE), head, loss, 0, 1, PointEstimate.GREEDY),
                 new double[] {-3, 0.3});

@@ -219,7 +219,10 @@ public final class PeerComparison {
             PeerData test) {
         double[] y01 = test.y01();
         int n = y01.length;
-        DecoderDistribution d = (DecoderDistribution) m.predictUnit(test.data().x());
+        // the peer's decoder has no tails: its log densities against the model's decoder inside its tails
+        io.regheads.core.dist.PredictiveDistribution unit = m.predictUnit(test.data().x());
+        DecoderDistribution d = (DecoderDistribution) (unit instanceof io.regheads.core.dist.WithTails w ? w.base()
+                : unit);
         double[] logp = d.logDensity(y01);
         double nll = -Arrays.stream(logp).sum() / n;
         org.apache.commons.rng.UniformRandomProvider rng = org.apache.commons.rng.simple.RandomSource.SPLIT_MIX_64.create(1);

@@ -130,7 +130,8 @@ final class ModelFile {
         }
         ConformalIntervals conformal = p.getProperty("conformal.rows") == null ? null : new ConformalIntervals(
                 s.integer("conformal.rows"), numbers(s, "conformal.levels"), numbers(s, "conformal.offsets"));
-        FittedState fitted = new FittedState(xScaler, new TargetPipeline(ts, mc.head().targetScaling()), mean, sd,
+        FittedState fitted = new FittedState(xScaler, new TargetPipeline(ts, mc.head().targetScaling(),
+                mc.head().representsNonFinite()), mean, sd,
                 ModelProvenance.read(p).orElse(null), ColumnNames.read(p, width), conformal);
         Map<String, Double> state = new LinkedHashMap<>();
         Settings st = Settings.of(p, STATE_PREFIX);

@@ -177,7 +177,7 @@ public final class RegressionModel {
         Checks.notNull("progress", progress);
         double[] y = train.y();
         TargetPipeline.checkTargets(y, requested, config.targetTransform());
-        TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested.targetScaling(),
+        TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested,
                 message -> warn(message, progress));
         StandardScaler xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         double[][] stats = FittedState.statistics(train.x());
@@ -520,12 +520,12 @@ public final class RegressionModel {
     }
 
     /**
-     * Point predictions of y (original units) decoded as {@code decoding} says: for a head that generates no tokens,
-     * the mean, median and mode (GREEDY: the mode; AUTO: the mean where finite, else the median) of the distribution
-     * {@link #predict} returns, computed once by the same code, and the sample summaries from the head ({@link
-     * RegressionHead#point(INDArray, Decoding)}); a decoder decodes every summary itself (it applies temperature,
-     * top-k and top-p to its tokens for the sample-based summaries, its exact mean is certified, its mode a beam
-     * search). Then {@code scale * p + shift} for the
+     * Point predictions of y (original units) decoded as {@code decoding} says: the mean, median and mode of the
+     * distribution {@link #predict} returns, computed by the same code (for a head without tokens also GREEDY, the
+     * mode, and AUTO, the mean where finite, else the median); the other summaries from the head ({@link
+     * RegressionHead#point(INDArray, Decoding)}: a decoder applies temperature, top-k and top-p to its tokens for the
+     * sample-based summaries, its AUTO is the certified mean, else the median, its GREEDY a beam search). Then {@code
+     * scale * p + shift} for the
      * head's prediction p, the same map as {@link #predict}'s, then {@code min + expm1} under the LOG transform (exact
      * for the median, greedy decoding and sample medians, which commute with it). Under LOG, MEAN, MODE and AUTO are
      * those of y's own distribution ({@link #predict}), and SAMPLE_MEAN is refused (an average of samples of log1p(y
@@ -559,20 +559,25 @@ public final class RegressionModel {
         Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
                 + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
                 decoding);
-        double[] p = fromDistribution(estimate) ? Points.summary(predictHeadUnits(checkX(x)), estimate)
+        double[] p = fromDistribution(estimate)
+                ? Points.summary(fitted.target().withTails(predictHeadUnits(checkX(x))), estimate)
                 : head.point(encode(checkX(x), true), decoding);
         return fitted.target().pointsToY(p);
     }
 
     /**
-     * Whether a point estimate is a summary of the predictive distribution that {@link #predict} builds, so that
-     * {@code predictPoint} and {@code predict(x).mean()} (median, mode) are one computation and agree bit for bit:
-     * MEAN, MEDIAN, MODE, GREEDY and AUTO for a head that generates no tokens. A head that generates tokens decodes
-     * its own points (the certified mean, beam search, filtered sampling).
+     * Whether a point estimate is a summary of the predictive distribution that {@link #predict} builds (tails
+     * included), so that {@code predictPoint} and {@code predict(x).mean()} (median, mode) are one computation and
+     * agree bit for bit: MEAN, MEDIAN and MODE for every head, and GREEDY and AUTO for a head that generates no
+     * tokens. A head that generates tokens decodes GREEDY (beam search), AUTO (the certified mean, else the median)
+     * and the sample summaries itself, as every head decodes the sample summaries.
      */
     private boolean fromDistribution(PointEstimate estimate) {
-        return !head.generatesTokens() && estimate != PointEstimate.SAMPLE_MEAN
-                && estimate != PointEstimate.SAMPLE_MEDIAN;
+        return switch (estimate) {
+            case MEAN, MEDIAN, MODE -> true;
+            case GREEDY, AUTO -> !head.generatesTokens();
+            default -> false;
+        };
     }
 
     /**

@@ -7,6 +7,7 @@ import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.WithTails;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
@@ -25,12 +26,24 @@ import java.util.function.Consumer;
  * scaling can carry them ({@link TargetCheck}, with its warnings). Immutable and thread-safe.
  */
 final class TargetPipeline {
+    /** The mass of the tails a bounded head gets beyond its support. */
+    static final double TAIL_MASS = 1e-3;
+    /** Their half-normal scale, as a share of the training targets' range. */
+    static final double TAIL_SCALE = 0.1;
+
     private final TargetScaler scaler;
     private final TargetScaling scaling;
+    private final boolean nonFinite;
 
-    TargetPipeline(TargetScaler scaler, TargetScaling scaling) {
+    /**
+     * @param scaler    the fitted target scaler
+     * @param scaling   the head's scaling of the transformed targets
+     * @param nonFinite whether the head gives NaN and infinity outcomes a probability (then it gets no tails)
+     */
+    TargetPipeline(TargetScaler scaler, TargetScaling scaling, boolean nonFinite) {
         this.scaler = Checks.notNull("scaler", scaler);
         this.scaling = Checks.notNull("scaling", scaling);
+        this.nonFinite = nonFinite;
     }
 
     /**
@@ -66,14 +79,16 @@ final class TargetPipeline {
      * @param warning receives each warning (one line)
      * @throws IllegalArgumentException for targets that min-max scaling cannot carry ({@link TargetCheck})
      */
-    static TargetPipeline fit(double[] y, TargetTransform transform, TargetScaling scaling, Consumer<String> warning) {
+    static TargetPipeline fit(double[] y, TargetTransform transform, HeadSpec head, Consumer<String> warning) {
+        TargetScaling scaling = head.targetScaling();
+        boolean nonFinite = head.representsNonFinite();
         double[] finite = Arrays.stream(y).filter(Double::isFinite).toArray();
         boolean minMax = scaling != TargetScaling.RAW;
         if (transform == TargetTransform.NONE) {
             if (minMax) { // before the scaler, whose own refusals say less
                 TargetCheck.check("y", finite).ifPresent(warning);
             }
-            return new TargetPipeline(TargetScaler.fit(transform, finite), scaling);
+            return new TargetPipeline(TargetScaler.fit(transform, finite), scaling, nonFinite);
         }
         TargetScaler ts = TargetScaler.fit(transform, finite);
         double[] seen = new double[finite.length];
@@ -94,7 +109,7 @@ final class TargetPipeline {
         } else if (minMax) {
             TargetCheck.check("log1p(y - min)", seen).ifPresent(warning);
         }
-        return new TargetPipeline(ts, scaling);
+        return new TargetPipeline(ts, scaling, nonFinite);
     }
 
     TargetScaler scaler() {
@@ -140,17 +155,33 @@ final class TargetPipeline {
         return scaling.shift(scaler.unit().min(), scaler.unit().max());
     }
 
-    /** A distribution in the head's units mapped to y's: the head's scaling back, then expm1 for LOG. */
+    /**
+     * A distribution in the head's units mapped to y's: given tails where bounded ({@link #withTails}), the head's
+     * scaling back, then expm1 for LOG.
+     */
     PredictiveDistribution toY(PredictiveDistribution headUnits) {
-        PredictiveDistribution t = mapped(headUnits, scale(), shift());
+        PredictiveDistribution t = mapped(withTails(headUnits), scale(), shift());
         return scaler.transform() == TargetTransform.LOG ? new Expm1Transformed(t, scaler.shift()) : t;
     }
 
-    /** A distribution in the head's units mapped to y01's: {@code (t - min) / (max - min)}. */
+    /** As {@link #toY}, mapped to y01's units instead: {@code (t - min) / (max - min)}. */
     PredictiveDistribution toUnit(PredictiveDistribution headUnits) {
         MinMaxScaler unit = scaler.unit();
         double range = unit.range();
-        return mapped(headUnits, scale() / range, (shift() - unit.min()) / range);
+        return mapped(withTails(headUnits), scale() / range, (shift() - unit.min()) / range);
+    }
+
+    /**
+     * The head's distribution with half-normal tails beyond a bounded support ({@link WithTails}: a normalized
+     * decoder's [0, 1], a histogram without tails, an unnormalized decoder's largest magnitude), so that every finite
+     * y has a finite density: mass {@value #TAIL_MASS} in all, scale {@value #TAIL_SCALE} of the training targets'
+     * range. Distributions with unbounded support, and heads with NaN and infinity outcomes, as they are.
+     */
+    PredictiveDistribution withTails(PredictiveDistribution d) {
+        if (nonFinite || !WithTails.bounded(d)) {
+            return d;
+        }
+        return new WithTails(d, TAIL_MASS, TAIL_SCALE * scaler.unit().range() / scale());
     }
 
     /**

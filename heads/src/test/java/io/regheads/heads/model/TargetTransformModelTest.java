@@ -201,7 +201,12 @@ class TargetTransformModelTest {
         assertEquals(y[7], h[7], 0.0);
         double[][] x = {{-0.5, 0.1}, {0.4, -0.3}};
         double[] at = {2.5, 9.0};
-        assertArrayEquals(robust.predictHeadUnits(x).logDensity(at), robust.predict(x).logDensity(at), 0.0);
+        // the decoder on raw y, with the tails every bounded head gets (so the head's log density less log1p(-eps))
+        double[] headLog = robust.predictHeadUnits(x).logDensity(at);
+        double[] modelLog = robust.predict(x).logDensity(at);
+        for (int i = 0; i < at.length; i++) {
+            assertEquals(headLog[i] + Math.log1p(-TargetPipeline.TAIL_MASS), modelLog[i], 0.0);
+        }
 
         Dataset pos = logNormal(300, 6);
         RegressionModel log = RegressionModel.create(rawDecoder(TargetTransform.LOG, false), 2);
@@ -213,7 +218,9 @@ class TargetTransformModelTest {
         for (int i = 0; i < 5; i++) {
             assertEquals(Math.log1p(pos.y()[i] - s), t[i], 0.0, "row " + i);
         }
-        PredictiveDistribution head = log.predictHeadUnits(x);
+        // the decoder with the tails a bounded head gets, in its units: mass TAIL_MASS, scale TAIL_SCALE of the range
+        PredictiveDistribution head = new io.regheads.core.dist.WithTails(log.predictHeadUnits(x),
+                TargetPipeline.TAIL_MASS, TargetPipeline.TAIL_SCALE * log.yScaler().range());
         PredictiveDistribution d = log.predict(x);
         double[] hq = head.inverseCumulativeProbability(0.7);
         double[] q = d.inverseCumulativeProbability(0.7);

@@ -7,6 +7,8 @@ import io.regheads.core.metrics.Calibration;
 import io.regheads.core.metrics.Evaluation;
 import io.regheads.heads.model.ConformalIntervals;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.model.ScoringRule;
+import io.regheads.heads.model.TemperatureCalibration;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +19,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code regheads calibrate}: fits split-conformal central intervals ({@link ConformalIntervals}) on rows the model
- * did not train on and saves the model with them, for {@code predict --interval L --conformal}. Prints, per level,
- * the offset and the coverage of the model's own intervals on those rows.
+ * {@code regheads calibrate}: calibrates a model on rows it did not train on and saves it: a temperature for the
+ * sharpness of its distributions ({@link RegressionModel#calibrateTemperature}, by NLL or CRPS; heads whose
+ * distribution takes none, the decoders, skip it) on half of the rows (a seeded split), then split-conformal central
+ * intervals ({@link ConformalIntervals}) on the other half, for {@code predict --interval L --conformal}; with
+ * {@code --temperature none}, the intervals on all the rows. Prints the temperature and, per level, the offset and
+ * the coverage of the model's own intervals on those rows.
  *
  * <p>Example: {@code regheads calibrate --model m.rgh --data heldout.csv --save m-cal.rgh}. Exit codes: 0 saved; 2
  * bad input (too few rows for a level among them); 3 an unexpected failure.
@@ -55,6 +60,11 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Interval levels in (0, 1), increasing (default: ${DEFAULT-VALUE}).")
     String levels;
 
+    @Option(names = "--temperature", paramLabel = "NLL|CRPS|none", defaultValue = "NLL",
+            description = "Fit a temperature by this score on half of the rows, the intervals on the other half; none: "
+                    + "intervals only, on all rows (default: ${DEFAULT-VALUE}).")
+    String temperature;
+
     @Option(names = "--save", required = true, paramLabel = "FILE", description = "Where to write the calibrated "
             + "model (may be --model itself).")
     Path save;
@@ -69,14 +79,30 @@ final class CalibrateCommand implements Callable<Integer> {
         RegressionModel m = RegressionModel.load(model);
         Dataset d = CsvLoader.load(data, EvaluateCommand.targetColumn(m, data, target, delimiter),
                 InputData.parseDelimiter(delimiter));
-        ConformalIntervals c = m.calibrateIntervals(d, lv);
+        Dataset forIntervals = d;
+        String rule = temperature.toUpperCase(Locale.ROOT);
+        Checks.require(rule.equals("NLL") || rule.equals("CRPS") || rule.equals("NONE"), "--temperature must be NLL, "
+                + "CRPS or none, got '%s'", temperature);
+        if (!rule.equals("NONE") && m.head().generatesTokens()) {
+            o.println("note: a decoder's distribution takes no temperature; only the intervals are calibrated");
+        } else if (!rule.equals("NONE")) {
+            int[] order = org.apache.commons.rng.sampling.PermutationSampler.natural(d.rows());
+            org.apache.commons.rng.sampling.PermutationSampler.shuffle(
+                    org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(7), order);
+            int half = d.rows() / 2;
+            TemperatureCalibration t = m.calibrateTemperature(d.subset(order, 0, half), ScoringRule.valueOf(rule));
+            forIntervals = d.subset(order, half, d.rows() - half);
+            o.printf(Locale.ROOT, "%s (the other %d rows calibrate the intervals)%n", t, forIntervals.rows());
+        }
+        ConformalIntervals c = m.calibrateIntervals(forIntervals, lv);
         m.save(save);
         o.printf(Locale.ROOT, "conformal intervals on %d rows of %s (target '%s'); saved %s%n", c.rows(), data,
                 d.targetName(), save);
         double[] levelsFitted = c.levels();
         double[] offsets = c.offsets();
         for (int i = 0; i < levelsFitted.length; i++) {
-            double own = Calibration.centralIntervalCoverage(m.predict(d), d.y(), levelsFitted[i]);
+            double own = Calibration.centralIntervalCoverage(m.predict(forIntervals), forIntervals.y(),
+                    levelsFitted[i]);
             o.printf(Locale.ROOT, "  %s%%: the model's own intervals covered %.3f of these rows; widened by %.4g on "
                     + "each side%n", Evaluation.label(levelsFitted[i]), own, offsets[i]);
         }

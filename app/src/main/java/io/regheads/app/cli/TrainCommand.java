@@ -11,6 +11,7 @@ import io.regheads.core.head.HeadSpec;
 import io.regheads.heads.model.HeadSelection;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
+import io.regheads.heads.model.ScoringRule;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--select", paramLabel = "NLL|CRPS", defaultValue = "NLL",
             description = "With --head auto: the held-out score the head is chosen by (default: ${DEFAULT-VALUE}).")
-    HeadSelection.Rule select;
+    ScoringRule select;
 
     @Option(names = "--loss", paramLabel = "EXPR", description = "Training loss (default: the head's), e.g. ce, "
             + "ce+0.3*ntl-was.")

@@ -1,6 +1,7 @@
 package io.regheads.heads.histogram;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.Temperable;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
@@ -46,7 +47,7 @@ import org.apache.commons.rng.UniformRandomProvider;
  * kept logits, with the same arithmetic as the means): asking for the means only never builds the {@code B * n}
  * probabilities.
  */
-public final class HistogramDistribution implements PredictiveDistribution {
+public final class HistogramDistribution implements PredictiveDistribution, Temperable {
     /** {@code Phi^-1(0.75)}: the median of a standard half-normal. */
     static final double HALF_NORMAL_MEDIAN = Bins.HALF_NORMAL_MEDIAN;
 
@@ -288,6 +289,31 @@ public final class HistogramDistribution implements PredictiveDistribution {
     }
 
     /** {@code log p} of bin i of row b: exact when kept, else {@code log(probs)}. */
+    /**
+     * The histogram at temperature t ({@link Temperable}): each row's bin probabilities {@code softmax(log p / t)},
+     * computed stably in double from the exact log probabilities; the bins, and the tails' shapes, unchanged.
+     */
+    @Override
+    public HistogramDistribution tempered(double t) {
+        Checks.positive("t", t);
+        if (t == 1) {
+            return this;
+        }
+        int n = bins.n;
+        double[] p = probs();
+        double[] z = new double[n];
+        double[] outP = new double[rows * n];
+        double[] outLp = new double[rows * n];
+        for (int b = 0; b < rows; b++) {
+            for (int i = 0; i < n; i++) {
+                double lp = logProb(p, b, i);
+                z[i] = lp == Double.NEGATIVE_INFINITY ? -Double.MAX_VALUE : lp / t;
+            }
+            exactRow(z, 0, n, outP, outLp, b * n);
+        }
+        return new HistogramDistribution(bins, outP, outLp, null);
+    }
+
     private double logProb(double[] p, int b, int i) {
         int n = bins.n;
         if (logProbs != null) {

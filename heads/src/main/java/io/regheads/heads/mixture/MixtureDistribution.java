@@ -1,6 +1,7 @@
 package io.regheads.heads.mixture;
 
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.Temperable;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
@@ -34,7 +35,7 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * <p>Immutable (inputs are copied) and thread-safe (the lazily built constants are identical whichever thread
  * builds them, published through a volatile field).
  */
-public final class MixtureDistribution implements PredictiveDistribution {
+public final class MixtureDistribution implements PredictiveDistribution, Temperable {
     private final int rows;
     private final int k;
     private final double[] weights; // [B * K], rows sum to 1
@@ -453,6 +454,40 @@ public final class MixtureDistribution implements PredictiveDistribution {
             }
         }
         return out;
+    }
+
+    /**
+     * The mixture at temperature t ({@link Temperable}): weights {@code w^(1/t)} renormalised per row (the softmax of
+     * the log-weights over t), scales {@code t sigma}, means unchanged. For K = 1 (a pointwise or xVal head): {@code
+     * N(mu, (t sigma)^2)}.
+     */
+    @Override
+    public MixtureDistribution tempered(double t) {
+        Checks.positive("t", t);
+        if (t == 1) {
+            return this;
+        }
+        double[] w = new double[weights.length];
+        double[] s = new double[sigmas.length];
+        for (int b = 0; b < rows; b++) {
+            int o = b * k;
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < k; j++) {
+                double lw = weights[o + j] > 0 ? Math.log(weights[o + j]) / t : Double.NEGATIVE_INFINITY;
+                w[o + j] = lw;
+                max = Math.max(max, lw);
+            }
+            double sum = 0;
+            for (int j = 0; j < k; j++) {
+                w[o + j] = Math.exp(w[o + j] - max);
+                sum += w[o + j];
+            }
+            for (int j = 0; j < k; j++) {
+                w[o + j] /= sum;
+                s[o + j] = t * sigmas[o + j];
+            }
+        }
+        return new MixtureDistribution(k, w, means.clone(), s);
     }
 
     /**

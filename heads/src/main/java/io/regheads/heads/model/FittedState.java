@@ -7,20 +7,26 @@ import io.regheads.core.internal.Checks;
  * What a fitted model knows of its training data besides its weights, saved with it: the x scaler, the target
  * pipeline, the training mean and population standard deviation of each feature (null when they overflow double;
  * {@link RegressionModel#outOfRange} compares new rows with them), the provenance of the fit (null if unknown),
- * the column names, and the conformal intervals fitted after training (null if none). Immutable once made (the
+ * the column names, the conformal intervals fitted after training (null if none) and the temperature of the
+ * predictive distributions (1 unless calibrated). Immutable once made (the
  * arrays are not handed out).
  */
 record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
-        ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal) {
+        ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal, double temperature) {
 
     /** This state with other feature statistics and provenance (after a training run made outside {@code fit}). */
     FittedState withTraining(double[] mean, double[] sd, ModelProvenance p) {
-        return new FittedState(xScaler, target, mean, sd, p, names, conformal);
+        return new FittedState(xScaler, target, mean, sd, p, names, conformal, temperature);
     }
 
     /** This state with conformal intervals. */
     FittedState withConformal(ConformalIntervals c) {
-        return new FittedState(xScaler, target, inputMean, inputSd, provenance, names, c);
+        return new FittedState(xScaler, target, inputMean, inputSd, provenance, names, c, temperature);
+    }
+
+    /** This state with a temperature (1: none). */
+    FittedState withTemperature(double t) {
+        return new FittedState(xScaler, target, inputMean, inputSd, provenance, names, conformal, t);
     }
 
     /**

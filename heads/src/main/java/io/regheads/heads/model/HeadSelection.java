@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * non-finite score is skipped and reported; if every candidate fails, {@link #select} throws.
  *
  * <p>Example: {@code HeadSelection.select(ModelConfig.defaults(new PointwiseSpec(false)), List.of(new
- * PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5)), train, Rule.NLL, true,
+ * PointwiseSpec(false), new HistogramSpec(64, true), new MixtureSpec(5)), train, ScoringRule.NLL, true,
  * ProgressListener.none()).summary()} gives a small table of the three heads' held-out scores and the winner.
  *
  * <p>Stateless; {@code select} is not thread-safe for the models it trains (each is its own).
@@ -38,14 +38,6 @@ public final class HeadSelection {
     public static final int SELECTION_PERCENT = 20;
 
     private HeadSelection() {}
-
-    /** The score a head is chosen by. */
-    public enum Rule {
-        /** Mean negative log density of the held-out targets. */
-        NLL,
-        /** Mean continuous ranked probability score of the held-out targets. */
-        CRPS
-    }
 
     /**
      * One candidate's outcome.
@@ -69,7 +61,7 @@ public final class HeadSelection {
      * @param selectionRows rows held out for the scores
      * @param refitted      whether {@code model} was trained again on all rows
      */
-    public record Result(RegressionModel model, HeadSpec chosen, Rule rule, List<Candidate> candidates,
+    public record Result(RegressionModel model, HeadSpec chosen, ScoringRule rule, List<Candidate> candidates,
             int selectionRows, boolean refitted) {
         /** Copies the list. */
         public Result {
@@ -106,8 +98,8 @@ public final class HeadSelection {
      * @throws IllegalArgumentException   on a null argument, no candidate, fewer than 10 rows or non-finite targets
      * @throws IllegalStateException      if every candidate failed (the message lists why)
      */
-    public static Result select(ModelConfig base, List<HeadSpec> candidates, Dataset train, Rule rule, boolean refit,
-            ProgressListener progress) {
+    public static Result select(ModelConfig base, List<HeadSpec> candidates, Dataset train, ScoringRule rule,
+            boolean refit, ProgressListener progress) {
         Checks.notNull("base", base);
         Checks.require(candidates != null && !candidates.isEmpty(), "candidates must name at least one head");
         Checks.notNull("train", train);
@@ -137,7 +129,7 @@ public final class HeadSelection {
                 cand = new Candidate(h, Double.NaN, null, r, Optional.of(r.message()));
             } else {
                 Evaluation e = m.evaluate(selection, 0.9); // refuses NaN or infinite targets, before any fit
-                double score = rule == Rule.NLL ? e.nll() : e.crps();
+                double score = rule.of(e);
                 cand = Double.isFinite(score) ? new Candidate(h, score, e, r, Optional.empty())
                         : new Candidate(h, score, e, r, Optional.of("held-out " + rule + " is " + score));
             }

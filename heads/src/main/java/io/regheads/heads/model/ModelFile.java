@@ -30,7 +30,8 @@ import org.nd4j.linalg.api.buffer.DataType;
  * y.min}, {@code y.max} (the unit scaler's bounds), {@code target.shift} (LOG only), {@code inputs.mean}, {@code
  * inputs.sd} (training feature statistics; absent when they overflow), the provenance ({@code provenance.*}, {@link
  * ModelProvenance}), the column names ({@code names.*}, {@link ColumnNames}) and conformal intervals if fitted
- * ({@code conformal.rows}, {@code conformal.levels}, {@code conformal.offsets}). A file of another version is
+ * ({@code conformal.rows}, {@code conformal.levels}, {@code conformal.offsets}) and a temperature if calibrated
+ * ({@code calibration.temperature}). A file of another version is
  * refused in one line. Stateless.
  */
 final class ModelFile {
@@ -70,6 +71,9 @@ final class ModelFile {
             p.putAll(f.provenance().toProperties());
         }
         f.names().write(p);
+        if (f.temperature() != 1) {
+            p.setProperty("calibration.temperature", Double.toString(f.temperature()));
+        }
         if (f.conformal() != null) {
             p.setProperty("conformal.rows", Integer.toString(f.conformal().rows()));
             p.setProperty("conformal.levels", join(f.conformal().levels()));
@@ -132,7 +136,10 @@ final class ModelFile {
                 s.integer("conformal.rows"), numbers(s, "conformal.levels"), numbers(s, "conformal.offsets"));
         FittedState fitted = new FittedState(xScaler, new TargetPipeline(ts, mc.head().targetScaling(),
                 mc.head().representsNonFinite()), mean, sd,
-                ModelProvenance.read(p).orElse(null), ColumnNames.read(p, width), conformal);
+                ModelProvenance.read(p).orElse(null), ColumnNames.read(p, width), conformal,
+                p.getProperty("calibration.temperature") == null ? 1.0 : s.real("calibration.temperature"));
+        Checks.require(fitted.temperature() > 0 && Double.isFinite(fitted.temperature()),
+                "calibration.temperature must be > 0 and finite, got %s", fitted.temperature());
         Map<String, Double> state = new LinkedHashMap<>();
         Settings st = Settings.of(p, STATE_PREFIX);
         for (String key : new TreeSet<>(p.stringPropertyNames())) {

@@ -9,6 +9,7 @@ import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictiveDistribution;
+import io.regheads.core.dist.Temperable;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
@@ -187,7 +188,7 @@ public final class RegressionModel {
             head = adapted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
         }
         fitted = new FittedState(xScaler, target, stats[0], stats[1], null,
-                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth), null);
+                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth), null, 1.0);
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(asTrainable(), h.train(), h.validation());
@@ -452,7 +453,93 @@ public final class RegressionModel {
      */
     PredictiveDistribution predictHeadUnits(double[][] x) {
         requireFitted();
-        return rows.headUnits(head, fitted.xScaler(), x);
+        return tempered(rows.headUnits(head, fitted.xScaler(), x), fitted.temperature());
+    }
+
+    /** {@code d} at temperature t ({@link Temperable}); d itself at 1. */
+    private static PredictiveDistribution tempered(PredictiveDistribution d, double t) {
+        if (t == 1) {
+            return d;
+        }
+        Checks.require(d instanceof Temperable, "a temperature needs a head whose distribution takes one (histogram, "
+                + "mixture, pointwise, xVal), got %s", d.getClass().getSimpleName());
+        return ((Temperable) d).tempered(t);
+    }
+
+    /**
+     * Calibrates the sharpness of the predictive distributions on {@code heldOut}, rows the model did not train on:
+     * the temperature T that minimises the rule's mean score there ({@link Temperable}: categorical weights {@code
+     * softmax(logits / T)}, Gaussian scales {@code T sigma}), by golden-section search on {@code log T} in [log 0.05,
+     * log 20] (tolerance 1e-4 in log T), kept with the model (saved with it) for every later prediction. Replaces
+     * any earlier temperature; T = 1 leaves every result bit for bit as before.
+     *
+     * @param heldOut rows with finite targets, columns matched by name
+     * @param rule    NLL or CRPS
+     * @return the calibration: the temperature and the rule's score before and after
+     * @throws IllegalArgumentException if the model is not fitted, a column is missing, a target is not finite, or the
+     *                                  head's distribution takes no temperature (the decoders: calibrate their
+     *                                  intervals with {@link #calibrateIntervals})
+     */
+    public TemperatureCalibration calibrateTemperature(Dataset heldOut, ScoringRule rule) {
+        Checks.notNull("heldOut", heldOut);
+        Checks.notNull("rule", rule);
+        requireFitted();
+        double[] y = heldOut.y();
+        Checks.allFinite("heldOut targets", y);
+        PredictiveDistribution base = rows.headUnits(head, fitted.xScaler(),
+                checkX(inModelOrder(heldOut.x(), heldOut.featureNames())));
+        Checks.require(base instanceof Temperable, "calibrateTemperature needs a head whose distribution takes a "
+                + "temperature (histogram, mixture, pointwise, xVal), got %s", head.getClass().getSimpleName());
+        java.util.function.DoubleUnaryOperator score = logT -> {
+            PredictiveDistribution d = fitted.target().toY(tempered(base, Math.exp(logT)));
+            double[] s = rule == ScoringRule.NLL ? d.logDensity(y) : d.crps(y);
+            double mean = 0;
+            for (double v : s) {
+                mean += rule == ScoringRule.NLL ? -v : v;
+            }
+            return mean / s.length;
+        };
+        double before = score.applyAsDouble(Math.log(fitted.temperature()));
+        double logT = goldenSection(score, Math.log(0.05), Math.log(20), 1e-4);
+        double after = score.applyAsDouble(logT);
+        double t = Math.exp(logT);
+        if (!(after < before)) { // no better than the current temperature: keep it
+            t = fitted.temperature();
+            after = before;
+        }
+        fitted = fitted.withTemperature(t);
+        return new TemperatureCalibration(t, rule, heldOut.rows(), before, after);
+    }
+
+    /** The minimiser of a unimodal {@code f} on [a, b] within {@code tol}, by golden-section search. */
+    private static double goldenSection(java.util.function.DoubleUnaryOperator f, double a, double b, double tol) {
+        double g = (Math.sqrt(5) - 1) / 2;
+        double c = b - g * (b - a);
+        double d = a + g * (b - a);
+        double fc = f.applyAsDouble(c);
+        double fd = f.applyAsDouble(d);
+        while (b - a > tol) {
+            if (fc <= fd) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - g * (b - a);
+                fc = f.applyAsDouble(c);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + g * (b - a);
+                fd = f.applyAsDouble(d);
+            }
+        }
+        return (a + b) / 2;
+    }
+
+    /** The temperature of the predictive distributions: 1 unless {@link #calibrateTemperature} set another. */
+    public double temperature() {
+        requireFitted();
+        return fitted.temperature();
     }
 
     /**

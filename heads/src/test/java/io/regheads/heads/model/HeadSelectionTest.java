@@ -38,7 +38,7 @@ class HeadSelectionTest {
     void theMixtureWinsOnBimodalTargetsAndTheScoresAreTheHeldOutEvaluations() {
         List<HeadSpec> heads = List.of(new PointwiseSpec(false), new MixtureSpec(3));
         HeadSelection.Result r = HeadSelection.select(base(TrainerConfig.defaults().withMaxEpochs(30).withSeed(4)), heads,
-                bimodal(500, 1), HeadSelection.Rule.NLL, false, ProgressListener.none());
+                bimodal(500, 1), ScoringRule.NLL, false, ProgressListener.none());
         assertEquals(100, r.selectionRows()); // 20% of 500
         assertEquals(new MixtureSpec(3), r.chosen());
         HeadSelection.Candidate point = r.candidates().get(0);
@@ -53,7 +53,7 @@ class HeadSelectionTest {
         assertTrue(r.summary().contains("* MixtureSpec"), r.summary());
         // by CRPS too, and refitted on all 500 rows
         HeadSelection.Result c = HeadSelection.select(base(TrainerConfig.defaults().withMaxEpochs(30).withSeed(4)),
-                heads, bimodal(500, 1), HeadSelection.Rule.CRPS, true, ProgressListener.none());
+                heads, bimodal(500, 1), ScoringRule.CRPS, true, ProgressListener.none());
         assertEquals(c.candidates().get(1).held().crps(), c.candidates().get(1).score(), 0.0);
         assertTrue(c.refitted());
         assertEquals(500, c.model().provenance().orElseThrow().trainingRows()
@@ -64,9 +64,9 @@ class HeadSelectionTest {
     void everyCandidateFailingIsOneClearError() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> HeadSelection.select(
                 base(TrainerConfig.defaults().withMaxEpochs(3).withLearningRate(1e3)), List.of(new MixtureSpec(3)),
-                bimodal(100, 2), HeadSelection.Rule.NLL, true, ProgressListener.none()));
+                bimodal(100, 2), ScoringRule.NLL, true, ProgressListener.none()));
         assertTrue(e.getMessage().startsWith("every candidate head failed: mdn: training diverged"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> HeadSelection.select(base(TrainerConfig.defaults()),
-                List.of(), bimodal(100, 2), HeadSelection.Rule.NLL, true, ProgressListener.none()));
+                List.of(), bimodal(100, 2), ScoringRule.NLL, true, ProgressListener.none()));
     }
 }

@@ -68,7 +68,7 @@ public final class EpochLoop {
      */
     public interface Passes {
         /** Rows trained on per epoch, >= 1 (the epoch's training loss is the sum of its steps' sums over these). */
-        int trainRows();
+        long trainRows();
 
         /** Steps per epoch, >= 1. */
         int stepsPerEpoch();
@@ -158,7 +158,7 @@ public final class EpochLoop {
         }
 
         TrainingResult run() {
-            int n = passes.trainRows();
+            long n = passes.trainRows();
             int stepsPerEpoch = passes.stepsPerEpoch();
             if (validating) {
                 initialLoss = passes.validationLoss(); // an exception here is not divergence: nothing was trained yet

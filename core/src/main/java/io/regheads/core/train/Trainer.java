@@ -202,7 +202,7 @@ public final class Trainer {
         }
 
         @Override
-        public int trainRows() {
+        public long trainRows() {
             return train.rows();
         }
 

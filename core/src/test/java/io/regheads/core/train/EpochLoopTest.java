@@ -50,7 +50,7 @@ class EpochLoopTest {
         }
 
         @Override
-        public int trainRows() {
+        public long trainRows() {
             return train.rows();
         }
 

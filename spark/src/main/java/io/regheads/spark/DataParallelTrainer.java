@@ -174,6 +174,31 @@ public final class DataParallelTrainer {
         return new DataParallelTrainer(config, type, partitionBatchSize, depth, listener);
     }
 
+    /**
+     * This trainer as a Spark ML {@code Estimator} ({@link DataParallelEstimator}): its {@code fit} returns the
+     * {@link RegressionModelScorer} of the trained model, for {@code Pipeline}s and tuning.
+     */
+    public DataParallelEstimator asEstimator() {
+        return new DataParallelEstimator(this);
+    }
+
+    /** The trainer settings of the config (the estimator's param defaults). */
+    TrainerConfig trainerConfig() {
+        return config.trainer();
+    }
+
+    /** With the config's trainer settings replaced (the estimator's params). */
+    DataParallelTrainer withTrainerConfig(TrainerConfig trainer) {
+        return new DataParallelTrainer(config.withTrainer(Checks.notNull("trainer", trainer)), type, partitionBatchSize,
+                aggregationDepth, listener);
+    }
+
+    @Override
+    public String toString() {
+        return "DataParallelTrainer[" + config + ", " + type + ", partitionBatchSize=" + partitionBatchSize
+                + ", aggregationDepth=" + aggregationDepth + "]";
+    }
+
     /** Reporting steps and epochs to {@code listener} (on the driver). */
     public DataParallelTrainer withProgress(ProgressListener listener) {
         return new DataParallelTrainer(config, type, partitionBatchSize, aggregationDepth,
@@ -209,6 +234,17 @@ public final class DataParallelTrainer {
         } finally {
             blocks.unpersist(false);
         }
+    }
+
+    /**
+     * Checks that the feature and label columns exist in {@code schema}, are numeric and distinct.
+     *
+     * @throws IllegalArgumentException naming the first column that is not
+     */
+    static void checkColumns(StructType schema, String[] featureCols, String labelCol) {
+        String[] names = Arrays.copyOf(featureCols, featureCols.length + 1);
+        names[featureCols.length] = labelCol;
+        checkColumns(schema, names);
     }
 
     private static void checkColumns(StructType schema, String[] names) {

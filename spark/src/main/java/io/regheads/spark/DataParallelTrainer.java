@@ -5,17 +5,15 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
-import io.regheads.core.optim.GradientClipping;
 import io.regheads.core.optim.Optimizer;
-import io.regheads.core.train.Progress;
+import io.regheads.core.train.EpochLoop;
 import io.regheads.core.train.ProgressListener;
+import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
-import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
-import io.regheads.heads.pointwise.PointwiseHead;
 import io.regheads.spark.internal.ColumnMoments;
 import io.regheads.spark.internal.ExecutorModels;
 import io.regheads.spark.internal.Failures;
@@ -24,12 +22,11 @@ import io.regheads.spark.internal.ModelPayload;
 import io.regheads.spark.internal.ScalerAnchor;
 import io.regheads.spark.internal.StepSums;
 import io.regheads.spark.internal.TrainingBlock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function2;
@@ -43,6 +40,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Trains a {@link RegressionModel} on a {@code Dataset<Row>} spread over a cluster: synchronous data-parallel
@@ -74,11 +72,20 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * training rows every epoch as {@code RegressionModel.fit} does on one machine, seeded with {@code seed + k *
  * 0x9E3779B97F4A7C15} for partition k. An epoch lasts until the largest partition has used all its training rows
  * ({@code max_k ceil(n_k / b)} steps; smaller partitions sit out the last steps, so balanced partitions train
- * best). After each epoch the validation loss (row-weighted over all partitions' validation rows) decides early
- * stopping with the config's patience; the best weights are kept; a non-finite loss, gradient norm or validation
- * loss ends the run as diverged. The model's scalers are fitted on all rows (two distributed passes, the same
- * two-pass formulas as {@code StandardScaler.fit}). With one partition the whole run is bit for bit {@code
+ * best). The epochs are the single-machine trainer's own loop ({@link EpochLoop}, which {@code Trainer} runs): the
+ * validation loss (row-weighted over all partitions' validation rows) before training and after each epoch, early
+ * stopping with the config's patience, the best weights kept, the same divergence rules (a non-finite or exploding
+ * loss, gradient norm, validation loss or parameter), the same diagnosis of the trained model and the same result,
+ * stop reason and message. The model's scalers are fitted on all rows (two distributed passes, the same two-pass
+ * formulas as {@code StandardScaler.fit}). With one partition the whole run is bit for bit {@code
  * RegressionModel.fit} on the same rows.
+ *
+ * <p><b>After training.</b> The head runs its own after-fit step ({@code RegressionHead.afterFit}, e.g. the noise
+ * level of a pointwise or xVal head) on the held-out rows, as {@code RegressionModel.fit} does: all partitions'
+ * validation rows (their training rows when none are held out), collected on the driver ({@code D + 1} doubles a
+ * row) and encoded there in one pass. The model records the data's column names ({@code featureCols} and {@code
+ * labelCol}: {@link RegressionModel#featureNames()}, {@link RegressionModel#targetName()}), so it predicts from
+ * them by name, on a cluster or from a CSV file with the same header.
  *
  * <p><b>Cost.</b> Each step is one Spark job (tens to hundreds of milliseconds of scheduling) plus one broadcast of
  * the parameters; it pays off when a step's computation per partition outweighs that, i.e. for large partitions'
@@ -167,6 +174,31 @@ public final class DataParallelTrainer {
         return new DataParallelTrainer(config, type, partitionBatchSize, depth, listener);
     }
 
+    /**
+     * This trainer as a Spark ML {@code Estimator} ({@link DataParallelEstimator}): its {@code fit} returns the
+     * {@link RegressionModelScorer} of the trained model, for {@code Pipeline}s and tuning.
+     */
+    public DataParallelEstimator asEstimator() {
+        return new DataParallelEstimator(this);
+    }
+
+    /** The trainer settings of the config (the estimator's param defaults). */
+    TrainerConfig trainerConfig() {
+        return config.trainer();
+    }
+
+    /** With the config's trainer settings replaced (the estimator's params). */
+    DataParallelTrainer withTrainerConfig(TrainerConfig trainer) {
+        return new DataParallelTrainer(config.withTrainer(Checks.notNull("trainer", trainer)), type, partitionBatchSize,
+                aggregationDepth, listener);
+    }
+
+    @Override
+    public String toString() {
+        return "DataParallelTrainer[" + config + ", " + type + ", partitionBatchSize=" + partitionBatchSize
+                + ", aggregationDepth=" + aggregationDepth + "]";
+    }
+
     /** Reporting steps and epochs to {@code listener} (on the driver). */
     public DataParallelTrainer withProgress(ProgressListener listener) {
         return new DataParallelTrainer(config, type, partitionBatchSize, aggregationDepth,
@@ -198,10 +230,21 @@ public final class DataParallelTrainer {
                         TrainingBlock.of(k, rows, names, seed, fraction)).iterator(), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            return Failures.unwrap(() -> new Run(blocks, featureCols.length).run());
+            return Failures.unwrap(() -> new Run(blocks, new ScalerAnchor.Columns(List.of(featureCols), labelCol)).run());
         } finally {
             blocks.unpersist(false);
         }
+    }
+
+    /**
+     * Checks that the feature and label columns exist in {@code schema}, are numeric and distinct.
+     *
+     * @throws IllegalArgumentException naming the first column that is not
+     */
+    static void checkColumns(StructType schema, String[] featureCols, String labelCol) {
+        String[] names = Arrays.copyOf(featureCols, featureCols.length + 1);
+        names[featureCols.length] = labelCol;
+        checkColumns(schema, names);
     }
 
     private static void checkColumns(StructType schema, String[] names) {
@@ -229,27 +272,25 @@ public final class DataParallelTrainer {
         private double[] featureMean;
         private double[] featureSd;
         private final JavaRDD<TrainingBlock> blocks;
+        private final ScalerAnchor.Columns columns;
         private final int features;
         private final JavaSparkContext jsc;
         private final TrainerConfig tc = config.trainer();
-        private final long start = System.nanoTime();
-        private final List<Double> trainLosses = new ArrayList<>();
-        private final List<Double> validationLosses = new ArrayList<>();
         private RegressionModel model;
         private List<Param> params;
-        private INDArray[] snapshot;
         private Broadcast<ModelPayload> payload;
-        private double bestVal = Double.NaN;
-        private int bestEpoch;
-        private long steps;
         private int partitions;
         private int batch;
+        private int stepsPerEpoch;
         private long trainRows;
         private long validationRows;
+        /** The held-out rows in head units, all partitions' in partition order: null until first needed. */
+        private io.regheads.core.data.Dataset heldOut;
 
-        Run(JavaRDD<TrainingBlock> blocks, int features) {
+        Run(JavaRDD<TrainingBlock> blocks, ScalerAnchor.Columns columns) {
             this.blocks = blocks;
-            this.features = features;
+            this.columns = columns;
+            this.features = columns.features().size();
             this.jsc = JavaSparkContext.fromSparkContext(blocks.context());
         }
 
@@ -263,13 +304,14 @@ public final class DataParallelTrainer {
                 validationRows += s[1];
                 maxTrain = Math.max(maxTrain, s[0]);
             }
+            Checks.require(trainRows >= 1, "data must leave at least 1 training row, got 0");
             batch = partitionBatchSize > 0 ? partitionBatchSize : (tc.batchSize() + partitions - 1) / partitions;
-            int stepsPerEpoch = (maxTrain + batch - 1) / batch;
+            stepsPerEpoch = (maxTrain + batch - 1) / batch;
             Optimizer optimizer = new AdamW(params, new AdamConfig(tc.learningRate(), 0.9, 0.999, 1e-8, tc.weightDecay()));
             try {
-                TrainingResult r = epochs(optimizer, stepsPerEpoch);
-                setNoiseLevel();
+                TrainingResult r = new EpochLoop(tc, listener).run(params, optimizer, new ClusterPasses());
                 model.recordTraining(featureMean, featureSd, trainRows, validationRows, r);
+                afterFit();
                 return new Result(model, r, partitions, batch, trainRows, validationRows);
             } finally {
                 payload.destroy();
@@ -297,88 +339,97 @@ public final class DataParallelTrainer {
                     scale[j] = sd <= 1e-12 * Math.max(1, maxAbs[j]) ? 1.0 : sd; // StandardScaler's constant-column rule
                 }
             }
-            model = ScalerAnchor.anchor(config, type, mean, scale, first.yMin(), first.yMax());
+            model = ScalerAnchor.anchor(config, type, mean, scale, first.yMin(), first.yMax(), columns);
             params = List.copyOf(model.params());
-            snapshot = new INDArray[params.size()];
-            for (int i = 0; i < snapshot.length; i++) {
-                snapshot[i] = params.get(i).value().dup('c');
-            }
             payload = jsc.broadcast(ModelPayload.of(model));
         }
 
-        private TrainingResult epochs(Optimizer optimizer, int stepsPerEpoch) {
-            Checks.require(trainRows >= 1, "data must leave at least 1 training row, got 0");
-            boolean validating = validationRows > 0;
-            int bad = 0;
-            int epoch = 0;
-            while (epoch < tc.maxEpochs()) {
-                epoch++;
-                double sum = 0;
-                for (int step = 1; step <= stepsPerEpoch; step++) {
-                    StepSums s = step(epoch, step - 1);
-                    double loss = s.lossSum() / s.rows();
-                    if (!Double.isFinite(loss)) {
-                        return diverged(epoch, "loss " + loss + " at epoch " + epoch + ", step " + step);
+        /**
+         * The head's after-fit step on the held-out rows, as {@code RegressionModel.fit} takes it: the validation
+         * rows, or the training rows when none are held out, in head units, encoded in one pass on the driver.
+         */
+        private void afterFit() {
+            io.regheads.core.data.Dataset rows = heldOut();
+            INDArray in = Nd4j.create(type, rows.rows(), features);
+            rows.copyRows(natural(rows.rows()), 0, rows.rows(), in);
+            model.head().afterFit(model.encoder().infer(in), rows.y());
+        }
+
+        /** All partitions' held-out rows in head units (collected once; the scalers do not change in training). */
+        private io.regheads.core.data.Dataset heldOut() {
+            if (heldOut == null) {
+                boolean useTraining = validationRows == 0;
+                List<double[][]> parts = Failures.unchecked(() -> blocks.map(b -> b.heldOut(useTraining)).collect());
+                int n = 0;
+                for (double[][] p : parts) {
+                    n += p[1].length;
+                }
+                double[][] x = new double[n][];
+                double[] y = new double[n];
+                int at = 0;
+                for (double[][] p : parts) {
+                    for (int i = 0; i < p[1].length; i++, at++) {
+                        x[at] = Arrays.copyOfRange(p[0], i * features, (i + 1) * features);
+                        y[at] = p[1][i];
                     }
-                    FlatParams.setGradients(s.meanGradient(), params);
-                    if (tc.clipping()) {
-                        double norm = GradientClipping.clipByGlobalNorm(params, tc.clipNorm());
-                        if (!Double.isFinite(norm)) {
-                            return diverged(epoch, "gradient norm " + norm + " at epoch " + epoch + ", step " + step);
-                        }
-                    }
-                    optimizer.step();
-                    steps++;
-                    sum += s.lossSum();
-                    double lastVal = validationLosses.isEmpty() ? Double.NaN
-                            : validationLosses.get(validationLosses.size() - 1);
-                    listener.onStep(new Progress(epoch, tc.maxEpochs(), step, stepsPerEpoch, loss, lastVal, bestVal,
-                            bestEpoch, elapsed()));
                 }
-                double trainLoss = sum / trainRows;
-                trainLosses.add(trainLoss);
-                if (!validating) {
-                    validationLosses.add(Double.NaN);
-                    bestEpoch = epoch;
-                    copy(true);
-                    listener.onEpochEnd(new Progress(epoch, tc.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss,
-                            Double.NaN, Double.NaN, 0, elapsed()));
-                    continue;
-                }
-                double val = validate();
-                if (!Double.isFinite(val)) {
-                    trainLosses.remove(trainLosses.size() - 1);
-                    return diverged(epoch, "validation loss " + val + " at epoch " + epoch);
-                }
-                validationLosses.add(val);
-                if (bestEpoch == 0 || val < bestVal) {
-                    bestVal = val;
-                    bestEpoch = epoch;
-                    bad = 0;
-                    copy(true);
-                } else {
-                    bad++;
-                }
-                listener.onEpochEnd(new Progress(epoch, tc.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss, val,
-                        bestVal, bestEpoch, elapsed()));
-                if (bad >= tc.patience()) {
-                    copy(false);
-                    return finish(epoch, TrainingResult.StopReason.EARLY_STOPPED, String.format(Locale.ROOT,
-                            "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
-                            bestEpoch));
-                }
+                heldOut = model.toHeadUnitsOf(io.regheads.core.data.Dataset.of(x, y, columns.features(), columns.label()));
             }
-            if (validating) {
-                copy(false);
-                return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch));
+            return heldOut;
+        }
+
+        /** The steps, validation losses and diagnosis of the epoch loop, computed over the partitions. */
+        private final class ClusterPasses implements EpochLoop.Passes {
+            @Override
+            public long trainRows() {
+                return trainRows;
             }
-            return finish(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                    "finished %d epochs: train loss %.6g", epoch, trainLosses.get(trainLosses.size() - 1)));
+
+            @Override
+            public int stepsPerEpoch() {
+                return stepsPerEpoch;
+            }
+
+            @Override
+            public boolean validates() {
+                return validationRows > 0;
+            }
+
+            @Override
+            public void beginEpoch(int epoch) {
+                // each partition shuffles its own training rows for the epoch (TrainingBlock)
+            }
+
+            @Override
+            public EpochLoop.StepLoss step(int epoch, int step) {
+                StepSums s = Failures.unchecked(() -> sums(epoch, step - 1));
+                FlatParams.setGradients(s.meanGradient(), params);
+                return new EpochLoop.StepLoss(s.lossSum() / s.rows(), s.lossSum());
+            }
+
+            @Override
+            public double validationLoss() {
+                int chunk = tc.batchSize();
+                StepSums s = Failures.unchecked(() -> perPartition((block, lease, token, theta) -> block.validate(lease,
+                        token, theta, chunk)));
+                return s.lossSum() / s.rows();
+            }
+
+            @Override
+            public Optional<String> diagnose() {
+                io.regheads.core.data.Dataset rows = heldOut();
+                int count = Math.min(Trainer.DIAGNOSE_ROWS, rows.rows());
+                INDArray x = Nd4j.create(type, count, features);
+                double[] y = new double[count];
+                int[] order = natural(rows.rows());
+                rows.copyRows(order, 0, count, x);
+                rows.copyTargets(order, 0, count, y);
+                return model.asTrainable().diagnose(x, y);
+            }
         }
 
         /** One synchronous step: the partitions' sums at the current parameters. */
-        private StepSums step(int epoch, int step) {
+        private StepSums sums(int epoch, int step) {
             Broadcast<double[]> theta = jsc.broadcast(FlatParams.values(params));
             Broadcast<ModelPayload> p = payload;
             int b = batch;
@@ -392,25 +443,6 @@ public final class DataParallelTrainer {
             } finally {
                 theta.destroy();
             }
-        }
-
-        /** The row-weighted validation loss over all partitions at the current parameters. */
-        private double validate() {
-            int chunk = tc.batchSize();
-            StepSums s = perPartition((block, lease, token, theta) -> block.validate(lease, token, theta, chunk));
-            return s.lossSum() / s.rows();
-        }
-
-        /** For a pointwise head, the noise level from held-out residuals, as {@code RegressionModel.fit} sets it. */
-        private void setNoiseLevel() {
-            if (!(model.head() instanceof PointwiseHead head)) {
-                return;
-            }
-            boolean useTraining = validationRows == 0;
-            StepSums s = perPartition((block, lease, token, theta) -> block.squaredResiduals(lease, token, theta,
-                    useTraining));
-            double mse = s.lossSum() / s.rows();
-            head.setNoiseStd(NoiseLevel.fromMeanSquare(mse));
         }
 
         private StepSums perPartition(PartitionPass pass) {
@@ -427,33 +459,14 @@ public final class DataParallelTrainer {
                 theta.destroy();
             }
         }
+    }
 
-        private TrainingResult diverged(int epoch, String what) {
-            copy(false);
-            return finish(epoch, TrainingResult.StopReason.DIVERGED, "training diverged: " + what);
+    private static int[] natural(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = i;
         }
-
-        private TrainingResult finish(int epochs, TrainingResult.StopReason reason, String message) {
-            TrainingResult r = new TrainingResult(epochs, bestEpoch, bestVal, trainLosses, validationLosses, reason,
-                    message, steps, elapsed());
-            listener.onFinish(r);
-            return r;
-        }
-
-        /** {@code toSnapshot}: parameters to copies; otherwise copies to parameters (restore). */
-        private void copy(boolean toSnapshot) {
-            for (int i = 0; i < snapshot.length; i++) {
-                if (toSnapshot) {
-                    snapshot[i].assign(params.get(i).value());
-                } else {
-                    params.get(i).value().assign(snapshot[i]);
-                }
-            }
-        }
-
-        private Duration elapsed() {
-            return Duration.ofNanos(System.nanoTime() - start);
-        }
+        return r;
     }
 
     /** A pass over one partition's block with a borrowed model at the given parameters. */

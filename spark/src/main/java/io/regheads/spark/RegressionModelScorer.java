@@ -11,13 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.ml.Transformer;
+import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.DoubleArrayParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
@@ -34,12 +35,13 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Scores a {@code Dataset<Row>} with a saved {@link RegressionModel}: a Spark ML {@link Transformer} that appends
- * the predictive mean, median, chosen quantiles, a central interval and the log density of a label column.
+ * Scores a {@code Dataset<Row>} with a saved {@link RegressionModel}: a Spark ML {@code Transformer} (a {@link
+ * Model}, what {@link DataParallelEstimator#fit} returns) that appends the predictive mean, median, chosen quantiles,
+ * a central interval and the log density of a label column.
  *
  * <pre>{@code
  * RegressionModelScorer scorer = RegressionModelScorer.load(Path.of("model.rgh"))
- *         .setInputCols("x0", "x1", "x2")       // in the model's input order
+ *         .setInputCols("x0", "x1", "x2")       // by name (default: the model's training columns)
  *         .setQuantiles(0.1, 0.9)                // -> array<double> column "quantiles"
  *         .setIntervalCoverage(0.9)              // -> "lower", "upper": the 5% and 95% quantiles
  *         .setLabelCol("y");                     // -> "log_density" of y (natural log, y's units)
@@ -53,7 +55,10 @@ import org.apache.spark.sql.types.StructType;
  * equal single-JVM predictions over the same batches bit for bit. Float32 results can depend on which rows share a
  * batch (matrix-product blocking), by about 1e-7 relative.
  *
- * <p><b>Columns.</b> Features may be of any numeric type (read as double). Outputs are doubles in the label's
+ * <p><b>Columns.</b> A model that records the names of its training columns ({@link RegressionModel#featureNames()},
+ * as every model trained by {@code fit} or {@link DataParallelTrainer} does) finds its features by name: {@link
+ * #inputCols()} defaults to those names and, when set, must name each of them once, in any order. A model without
+ * names takes {@link #inputCols()} in its input order. Features may be of any numeric type (read as double). Outputs are doubles in the label's
  * original units; {@code quantiles} is an {@code array<double>} aligned with {@link #quantiles()}. Set an output
  * column's name to the empty string to leave it out. The log density is {@code null} where the label is null or
  * not finite. A row with a null or non-finite feature fails the job ({@code handleInvalid = "error"}, the default)
@@ -61,12 +66,14 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>Thread safety: configure it on one thread; {@code transform} may then be called from several.
  */
-public final class RegressionModelScorer extends Transformer {
+public final class RegressionModelScorer extends Model<RegressionModelScorer> {
     private static final long serialVersionUID = 1L;
 
     private final String uid;
     private final byte[] modelBytes;
     private final int inputWidth;
+    /** The model's training column names, in its input order; empty when it records none. */
+    private final String[] featureNames;
     private transient Broadcast<ModelPayload> broadcast;
     private transient SparkContext broadcastContext;
 
@@ -83,13 +90,14 @@ public final class RegressionModelScorer extends Transformer {
     private final IntParam batchSize;
     private final Param<String> handleInvalid;
 
-    private RegressionModelScorer(String uid, byte[] modelBytes, int inputWidth) {
+    private RegressionModelScorer(String uid, byte[] modelBytes, int inputWidth, String[] featureNames) {
         this.uid = uid;
         this.modelBytes = modelBytes;
         this.inputWidth = inputWidth;
+        this.featureNames = featureNames;
         // the params need the uid (their parent's name): created here, after it is set
         inputCols = new StringArrayParam(this, "inputCols",
-                "feature columns, in the model's input order");
+                "feature columns: by name for a model that records its training columns, else in its input order");
         labelCol = new Param<>(this, "labelCol",
                 "label column for the log density (empty: none)");
         meanCol = new Param<>(this, "meanCol", "output column of the predictive mean (empty: none)");
@@ -107,7 +115,7 @@ public final class RegressionModelScorer extends Transformer {
         batchSize = new IntParam(this, "batchSize", "rows per prediction call, >= 1");
         handleInvalid = new Param<>(this, "handleInvalid",
                 "rows with a null or non-finite feature: \"error\" fails the job, \"keep\" gives null outputs");
-        setDefault(inputCols, new String[0]);
+        setDefault(inputCols, featureNames.clone());
         setDefault(labelCol, "");
         setDefault(meanCol, "mean");
         setDefault(medianCol, "median");
@@ -156,7 +164,7 @@ public final class RegressionModelScorer extends Transformer {
         byte[] copy = bytes.clone();
         RegressionModel m = ModelBytes.load(copy); // validates the bytes here, not on an executor
         String uid = "regheadsScorer_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        return new RegressionModelScorer(uid, copy, m.encoder().config().inputWidth());
+        return new RegressionModelScorer(uid, copy, m.inputWidth(), m.featureNames().toArray(String[]::new));
     }
 
     @Override
@@ -169,9 +177,20 @@ public final class RegressionModelScorer extends Transformer {
         return inputWidth;
     }
 
+    /**
+     * A fresh copy of the model this scorer applies (loaded from its saved form): its provenance (how it was
+     * trained), column names, or to save it ({@link RegressionModel#save}).
+     */
+    public RegressionModel model() {
+        return ModelBytes.load(modelBytes);
+    }
+
     // ------------------------------------------------------------------ params (Spark ML reads them reflectively)
 
-    /** Feature columns, in the model's input order (required). */
+    /**
+     * Feature columns: for a model that records its training columns, each of them once in any order (default: those
+     * names); for a model without names, in its input order (required).
+     */
     public StringArrayParam inputCols() {
         return inputCols;
     }
@@ -234,7 +253,7 @@ public final class RegressionModelScorer extends Transformer {
     // ------------------------------------------------------------------ setters
 
     /**
-     * Sets the feature columns.
+     * Sets the feature columns (see {@link #inputCols()}).
      *
      * @throws IllegalArgumentException unless there is one distinct, non-blank name per model input
      */
@@ -375,9 +394,9 @@ public final class RegressionModelScorer extends Transformer {
 
     @Override
     public RegressionModelScorer copy(ParamMap extra) {
-        RegressionModelScorer c = new RegressionModelScorer(uid, modelBytes, inputWidth);
+        RegressionModelScorer c = new RegressionModelScorer(uid, modelBytes, inputWidth, featureNames);
         copyValues(c, extra);
-        return c;
+        return hasParent() ? c.setParent(parent()) : c;
     }
 
     @Override
@@ -409,11 +428,15 @@ public final class RegressionModelScorer extends Transformer {
     /** Validates the parameters against {@code schema} and fixes what the partitions compute. */
     private ScoringPlan plan(StructType schema) {
         Checks.notNull("schema", schema);
-        String[] cols = getOrDefault(inputCols);
-        checkInputCols(cols);
+        String[] given = getOrDefault(inputCols);
+        checkInputCols(given);
+        for (String c : given) {
+            numericField(schema, "inputCols", c);
+        }
+        String[] cols = inModelOrder(given);
         int[] index = new int[cols.length];
         for (int j = 0; j < cols.length; j++) {
-            index[j] = numericField(schema, "inputCols", cols[j]);
+            index[j] = schema.fieldIndex(cols[j]);
         }
         String label = getOrDefault(labelCol);
         int labelIndex = label.isEmpty() ? -1 : numericField(schema, "labelCol", label);
@@ -495,6 +518,22 @@ public final class RegressionModelScorer extends Transformer {
             Checks.require(n != null && !n.isBlank(), "inputCols must be non-blank names, got %s", Arrays.toString(names));
             Checks.require(seen.add(n), "inputCols must be distinct, got '%s' twice", n);
         }
+    }
+
+    /**
+     * The feature columns in the model's input order: by name for a model with names (each of them once, in any
+     * order), as given for one without.
+     */
+    private String[] inModelOrder(String[] given) {
+        if (featureNames.length == 0) {
+            return given;
+        }
+        List<String> features = Arrays.asList(featureNames);
+        for (String c : given) {
+            Checks.require(features.contains(c), "inputCols must name the model's features, got '%s', which it was not "
+                    + "trained on (features: %s)", c, String.join(", ", features));
+        }
+        return featureNames.clone(); // given holds each of them once (distinct, same count)
     }
 
     private static void checkQuantiles(double[] levels) {

@@ -1,8 +1,10 @@
 /**
  * regheads on Apache Spark: scoring tables with a saved model ({@link io.regheads.spark.RegressionModelScorer}, a
- * Spark ML {@code Transformer}) and synchronous data-parallel training ({@link
- * io.regheads.spark.DataParallelTrainer}). Spark 4.0 on Scala 2.13, a provided dependency: the cluster (or, for a
- * local run, the class path) supplies it.
+ * Spark ML {@code Transformer}), synchronous data-parallel training ({@link io.regheads.spark.DataParallelTrainer},
+ * and as a Spark ML {@code Estimator} whose fit returns the scorer, {@link io.regheads.spark.DataParallelEstimator})
+ * and independent tasks as Spark tasks ({@link io.regheads.spark.SparkTasks}). Spark 4.0 on Scala 2.13, a provided
+ * dependency: the cluster (or, for a local run, the class path) supplies it. The command line on Spark is the
+ * application's, not this library's.
  *
  * <p>Models travel as the bytes {@code RegressionModel.save} writes, broadcast once and loaded once per executor
  * JVM; parameters and gradients travel as flat {@code double[]} (plain arrays survive every Spark serializer, ND4J

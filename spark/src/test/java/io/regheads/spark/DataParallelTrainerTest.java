@@ -11,6 +11,7 @@ import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
 import io.regheads.core.optim.GradientClipping;
 import io.regheads.core.train.TrainableModel;
+import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.core.head.HeadSpec;
@@ -18,15 +19,19 @@ import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
-import io.regheads.heads.pointwise.PointwiseHead;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.xval.XValHead;
+import io.regheads.heads.xval.XValSpec;
 import io.regheads.spark.internal.FlatParams;
 import io.regheads.spark.internal.TrainingBlock;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -68,9 +73,8 @@ class DataParallelTrainerTest {
             assertArrayEquals(single.predict(data.x()).mean(), r.model().predict(data.x()).mean(), head.name());
             assertArrayEquals(single.predict(data.x()).logDensity(data.y()), r.model().predict(data.x()).logDensity(data.y()),
                     head.name());
-            if (single.head() instanceof PointwiseHead p) {
-                assertEquals(p.noiseStd(), ((PointwiseHead) r.model().head()).noiseStd());
-            }
+            // the head's after-fit state (the pointwise head's noise level), by the head's own contract
+            assertEquals(single.head().state(), r.model().head().state(), head.name());
             // the provenance of the real run (rows, epochs, stop reason, losses), not of the scalers' set-up
             assertEquals(single.provenance(), r.model().provenance(), head.name());
             assertEquals(240L, r.model().provenance().orElseThrow().trainingRows(), head.name());
@@ -191,6 +195,80 @@ class DataParallelTrainerTest {
         double[] first = FlatParams.values(tr.fit(TestData.frame(spark, data, 3), X, "y").model().params());
         double[] second = FlatParams.values(tr.fit(TestData.frame(spark, data, 3), X, "y").model().params());
         assertArrayEquals(first, second);
+    }
+
+    /**
+     * Two partitions, an xVal head, columns named as a user's table names them: the head's after-fit step ran on the
+     * held-out rows of every partition (its noise level equals what the head computes itself from those rows, in the
+     * same process; it differs from the level on the training rows, so the test tells the two apart), and the model
+     * records the DataFrame's column names and predicts by them.
+     */
+    @Test
+    void trainingRunsTheHeadsAfterFitOnTheHeldOutRowsAndRecordsTheColumnNames() {
+        int n = 160;
+        int k = 2;
+        Dataset data = TestData.dataset(n, 12);
+        TrainerConfig t = TrainerConfig.defaults().withSeed(5).withBatchSize(32).withMaxEpochs(2)
+                .withValidationFraction(0.25);
+        ModelConfig config = new ModelConfig(2, 16, new XValSpec(16, false), null, t);
+        org.apache.spark.sql.Dataset<Row> named = TestData.frame(spark, data, k).select(
+                functions.col("x0").as("speed"), functions.col("x1").as("load"), functions.col("x2").as("temp"),
+                functions.col("y").as("price"));
+        DataParallelTrainer.Result r = new DataParallelTrainer(config).fit(named, new String[] {"temp", "speed", "load"},
+                "price");
+        RegressionModel m = r.model();
+        assertEquals(40L, r.validationRows());
+
+        // the held-out rows, recomputed here: each partition's slice split as the single-machine trainer splits it
+        List<double[]> heldX = new ArrayList<>();
+        List<Double> heldY = new ArrayList<>();
+        List<double[]> trainX = new ArrayList<>();
+        List<Double> trainY = new ArrayList<>();
+        for (int p = 0; p < k; p++) {
+            int from = TestData.sliceStart(n, k, p);
+            int to = TestData.sliceStart(n, k, p + 1);
+            double[][] x = new double[to - from][];
+            double[] y = new double[to - from];
+            for (int i = from; i < to; i++) {
+                x[i - from] = new double[] {data.x(i, 2), data.x(i, 0), data.x(i, 1)}; // temp, speed, load
+                y[i - from] = data.y(i);
+            }
+            Trainer.Holdout h = new Trainer(t.withSeed(TrainingBlock.seed(t.seed(), p))).holdout(Dataset.of(x, y));
+            for (int i = 0; i < h.validation().rows(); i++) {
+                heldX.add(h.validation().row(i));
+                heldY.add(h.validation().y(i));
+            }
+            for (int i = 0; i < h.train().rows(); i++) {
+                trainX.add(h.train().row(i));
+                trainY.add(h.train().y(i));
+            }
+        }
+        double expected = noiseLevelOn(m, heldX, heldY);
+        double onTraining = noiseLevelOn(m, trainX, trainY);
+        double actual = m.head().state().get(XValHead.NOISE_STD);
+        assertEquals(expected, actual, 0.0, "the head's own after-fit step on the same rows, in the same process");
+        assertTrue(Math.abs(onTraining - actual) > 1e-6 * actual, "held-out " + actual + ", training " + onTraining);
+
+        assertEquals(List.of("temp", "speed", "load"), m.featureNames());
+        assertEquals(java.util.Optional.of("price"), m.targetName());
+        RegressionModel loaded = RegressionModel.fromBytes(m.toBytes());
+        assertEquals(List.of("temp", "speed", "load"), loaded.featureNames());
+        // columns matched by name, in any order
+        double[][] rows = {{0.1, 0.2, 0.3}, {-0.5, 0.4, 0.9}};
+        double[][] inModelOrder = {{0.3, 0.1, 0.2}, {0.9, -0.5, 0.4}};
+        assertArrayEquals(m.predict(inModelOrder).mean(),
+                m.predict(rows, List.of("speed", "load", "temp")).mean());
+    }
+
+    /** The noise level the model's head sets from rows (original units, model order) with its own after-fit step. */
+    private static double noiseLevelOn(RegressionModel m, List<double[]> x, List<Double> y) {
+        RegressionModel copy = RegressionModel.fromBytes(m.toBytes());
+        Dataset units = copy.toHeadUnitsOf(Dataset.of(x.toArray(double[][]::new),
+                y.stream().mapToDouble(Double::doubleValue).toArray()));
+        INDArray in = Nd4j.create(DataType.FLOAT, units.rows(), 3);
+        units.copyRows(PermutationSampler.natural(units.rows()), 0, units.rows(), in);
+        copy.head().afterFit(copy.encoder().infer(in), units.y());
+        return copy.head().state().get(XValHead.NOISE_STD);
     }
 
     @Test

@@ -3,12 +3,10 @@ package io.regheads.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.RegressionModel;
-import io.regheads.spark.app.SparkTaskRunner;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -17,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Training, scoring and the task runner with {@code spark.serializer = KryoSerializer} (its own surefire execution,
+ * Training, scoring and tasks ({@link SparkTasks}) with {@code spark.serializer = KryoSerializer} (its own surefire execution,
  * with the module options spark-submit passes): everything the module ships through Spark's serializer is a plain
  * array or class, never a record or an ND4J array, which Spark 4.0's Kryo cannot rebuild.
  */
@@ -42,8 +40,6 @@ class KryoSerializerTest {
             mean[(int) row.getLong(0)] = row.getDouble(row.fieldIndex("mean"));
         }
         assertArrayEquals(model.predict(data.x()).mean(), mean, 1e-5);
-        try (TaskRunner runner = SparkTaskRunner.on(spark)) {
-            assertEquals(List.of(new Square(4), new Square(9)), runner.run(List.of(2, 3), i -> new Square(i * i), x -> {}));
-        }
+        assertEquals(List.of(new Square(4), new Square(9)), SparkTasks.run(spark, List.of(2, 3), i -> new Square(i * i)));
     }
 }

@@ -111,6 +111,33 @@ class RegressionModelScorerTest {
         assertEquals(6, rows.get(0).length(), "id, x0, x1, x2, y, mean");
     }
 
+    /**
+     * The model records its training columns (x0, x1, x2): the scorer takes them by default and matches set columns by
+     * name in any order, so the three give the same numbers (the same batches, the same computation); a column the
+     * model was not trained on is refused on the driver.
+     */
+    @Test
+    void aModelWithColumnNamesFindsItsColumnsByName() {
+        org.apache.spark.sql.Dataset<Row> df = TestData.frame(spark, data, 2);
+        RegressionModelScorer byDefault = RegressionModelScorer.of(model).setMedianCol("").setLabelCol("y");
+        assertArrayEquals(new String[] {"x0", "x1", "x2"}, byDefault.getOrDefault(byDefault.inputCols()));
+        List<Row> expected = byDefault.transform(df).collectAsList();
+        List<Row> shuffled = RegressionModelScorer.of(model).setInputCols("x2", "x0", "x1").setMedianCol("")
+                .setLabelCol("y").transform(df).collectAsList();
+        assertEquals(expected, shuffled);
+        PredictiveDistribution d = model.predict(data.x());
+        for (Row r : expected) {
+            int i = (int) r.getLong(0);
+            assertEquals(d.mean()[i], r.getDouble(5), 1e-5 * Math.max(1, Math.abs(d.mean()[i])), "mean of row " + i);
+        }
+        RegressionModelScorer wrong = RegressionModelScorer.of(model).setInputCols("x0", "x1", "id");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> wrong.transformSchema(
+                TestData.SCHEMA));
+        assertEquals("inputCols must name the model's features, got 'id', which it was not trained on (features: x0, "
+                + "x1, x2)", e.getMessage());
+        assertArrayEquals(model.predict(data.x()).mean(), byDefault.model().predict(data.x()).mean());
+    }
+
     @Test
     void schemaListsTheOutputsInOrder() {
         RegressionModelScorer scorer = RegressionModelScorer.of(model).setInputCols("x0", "x1", "x2")

@@ -112,8 +112,8 @@ final class UciCommand implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--spark", arity = "0..1", fallbackValue = "", paramLabel = "MASTER",
-            description = {"Run the fits as Spark tasks (needs the regheads-spark module and Spark on the class path; "
-                    + "see docs/spark.md): a master URL such as local[2], or no value for the master spark-submit "
+            description = {"Run the fits as Spark tasks (needs Spark on the class path: scripts/spark-local or "
+                    + "spark-submit, see docs/spark.md): a master URL such as local[2], or no value for the master spark-submit "
                     + "sets. Same figures as without it when the ND4J thread settings are the same; results reach "
                     + "the results file when the run's fits are collected, not one by one."})
     String spark;

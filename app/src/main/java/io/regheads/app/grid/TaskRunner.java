@@ -109,7 +109,6 @@ public interface TaskRunner extends AutoCloseable {
             known.add(p.name());
         }
         throw new IllegalArgumentException("no task runner named '" + name + "' on the class path (found "
-                + (known.isEmpty() ? "none" : String.join(", ", known)) + "); the 'spark' runner comes with the "
-                + "regheads-spark module and Spark, see docs/spark.md");
+                + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
     }
 }

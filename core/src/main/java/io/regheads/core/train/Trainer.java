@@ -2,19 +2,14 @@ package io.regheads.core.train;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import io.regheads.core.internal.Simd;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
-import io.regheads.core.optim.GradientClipping;
 import io.regheads.core.optim.Optimizer;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -23,8 +18,6 @@ import org.apache.commons.rng.simple.RandomSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Mini-batch training with early stopping, for any {@link TrainableModel}.
@@ -64,7 +57,9 @@ import org.slf4j.LoggerFactory;
  *       run with validation in which no epoch's weights had a validation loss below L0 (also given to the
  *       listener's {@link ProgressListener#onWarning}): the model kept learned nothing that held-out rows show.</li>
  * </ol>
- * Without validation the run lasts {@code maxEpochs} epochs and keeps the final weights.
+ * Without validation the run lasts {@code maxEpochs} epochs and keeps the final weights. Steps 2 to 7 are the
+ * {@link EpochLoop}, which this class feeds with batches of rows in memory; a trainer that computes its steps
+ * elsewhere (over a cluster's partitions) runs the same loop, so it stops, restores and reports by the same rules.
  *
  * <p>Batches are copied into preallocated arrays (one per distinct batch size) and the model gets one {@link
  * Arena} reused across steps, so the loop itself allocates nothing per step beyond what the model does.
@@ -79,7 +74,6 @@ import org.slf4j.LoggerFactory;
  * concurrent use on the same model.
  */
 public final class Trainer {
-    private static final Logger LOG = LoggerFactory.getLogger(Trainer.class);
     /**
      * A training or validation loss L counts as diverged when {@code L - L0 > EXPLOSION_FACTOR * max(|L0|, 1)}, L0
      * the loss before training.
@@ -181,276 +175,95 @@ public final class Trainer {
         Checks.require(type == DataType.FLOAT || type == DataType.DOUBLE,
                 "model.dataType() must be FLOAT or DOUBLE, got %s", type);
         Simd.warmUpNow(); // the SIMD kernels compiled while training runs, not over the first predictions after it
-        return new Run(model, params, optimizer, train, validation, type).run();
+        return new EpochLoop(config, listener).run(params, optimizer, new DatasetPasses(model, train, validation, type));
     }
 
-    /** The state of one fit call. */
-    private final class Run {
+    /**
+     * The rows of one fit call as the {@link EpochLoop} asks for them: seeded shuffles, mini-batches copied into
+     * preallocated arrays, the model's steps and validation losses, and its diagnosis.
+     */
+    private final class DatasetPasses implements EpochLoop.Passes {
         private final TrainableModel model;
-        private final List<Param> params;
-        private final Optimizer optimizer;
         private final Dataset train;
         private final Dataset validation;
         private final DataType type;
         private final Arena arena = Arena.create();
         private final Map<Integer, INDArray> xBuffers = new HashMap<>();
         private final Map<Integer, double[]> yBuffers = new HashMap<>();
-        private final INDArray[] snapshot; // copies of the parameter values (separate memory)
-        private final long start = System.nanoTime();
-        private final List<Double> trainLosses = new ArrayList<>();
-        private final List<Double> validationLosses = new ArrayList<>();
-        private final double parameterLimit;
-        private double initialLoss = Double.NaN; // validation loss before training, else the first batch's loss
-        private double bestVal = Double.NaN;
-        private int bestEpoch;
-        private long steps;
+        private final UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
+        private final int[] order;
 
-        Run(TrainableModel model, List<Param> params, Optimizer optimizer, Dataset train, Dataset validation,
-                DataType type) {
+        DatasetPasses(TrainableModel model, Dataset train, Dataset validation, DataType type) {
             this.model = model;
-            this.params = params;
-            this.optimizer = optimizer;
             this.train = train;
             this.validation = validation;
             this.type = type;
-            this.snapshot = new INDArray[params.size()];
-            double largest = 0;
-            for (int i = 0; i < snapshot.length; i++) {
-                snapshot[i] = params.get(i).value().dup('c'); // initial weights: restored if nothing better exists
-                largest = Math.max(largest, snapshot[i].amaxNumber().doubleValue());
-            }
-            this.parameterLimit = PARAMETER_GROWTH * Math.max(largest, 1);
+            this.order = PermutationSampler.natural(train.rows());
         }
 
-        TrainingResult run() {
-            UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(config.seed());
-            int n = train.rows();
+        @Override
+        public long trainRows() {
+            return train.rows();
+        }
+
+        @Override
+        public int stepsPerEpoch() {
             int b = config.batchSize();
-            int stepsPerEpoch = (n + b - 1) / b;
-            int[] order = PermutationSampler.natural(n);
-            if (validation != null) {
-                initialLoss = evaluate(); // an exception here is not divergence: nothing was trained yet
-                if (!Double.isFinite(initialLoss)) {
-                    return diverged(0, "validation loss " + initialLoss + " before training (check the data and the "
-                            + "model's initialisation)", false);
-                }
-            }
-            int bad = 0;
-            int epoch = 0;
-            while (epoch < config.maxEpochs()) {
-                epoch++;
-                PermutationSampler.shuffle(rng, order);
-                double sum = 0;
-                for (int step = 1; step <= stepsPerEpoch; step++) {
-                    int from = (step - 1) * b;
-                    int count = Math.min(b, n - from);
-                    INDArray x = xBuffer(count);
-                    double[] y = yBuffer(count);
-                    train.copyRows(order, from, count, x);
-                    train.copyTargets(order, from, count, y);
-                    optimizer.zeroGrad();
-                    arena.reset();
-                    double loss;
-                    try {
-                        loss = model.trainStep(x, y, arena);
-                    } catch (RuntimeException e) {
-                        return numericFailure(e, epoch, "at epoch " + epoch + ", step " + step);
-                    }
-                    if (!Double.isFinite(loss)) {
-                        return diverged(epoch, "loss " + loss + " at epoch " + epoch + ", step " + step, true);
-                    }
-                    if (Double.isNaN(initialLoss)) {
-                        initialLoss = loss; // without validation: the first batch's loss, before any update
-                    } else if (farAbove(loss)) {
-                        return diverged(epoch, String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far "
-                                + "above its value before training (%.4g)", loss, epoch, step, initialLoss), true);
-                    }
-                    if (config.clipping()) {
-                        double norm = GradientClipping.clipByGlobalNorm(params, config.clipNorm());
-                        if (!Double.isFinite(norm)) {
-                            return diverged(epoch, "gradient norm " + norm + " at epoch " + epoch + ", step " + step, true);
-                        }
-                    }
-                    optimizer.step();
-                    steps++;
-                    sum += loss * count;
-                    double lastVal = validationLosses.isEmpty() ? Double.NaN : validationLosses.get(validationLosses.size() - 1);
-                    listener.onStep(new Progress(epoch, config.maxEpochs(), step, stepsPerEpoch, loss, lastVal, bestVal,
-                            bestEpoch, elapsed()));
-                }
-                String badParam = checkParameters();
-                if (badParam != null) {
-                    return diverged(epoch, badParam + " after epoch " + epoch, true);
-                }
-                double trainLoss = sum / n;
-                trainLosses.add(trainLoss);
-                if (validation == null) {
-                    validationLosses.add(Double.NaN);
-                    bestEpoch = epoch;
-                    copy(true); // the last completed epoch is the fallback after a divergence
-                    listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss,
-                            Double.NaN, Double.NaN, 0, elapsed()));
-                    continue;
-                }
-                double val;
-                try {
-                    val = evaluate();
-                } catch (RuntimeException e) {
-                    trainLosses.remove(trainLosses.size() - 1);
-                    return numericFailure(e, epoch, "in the validation after epoch " + epoch);
-                }
-                if (!Double.isFinite(val) || farAbove(val)) {
-                    trainLosses.remove(trainLosses.size() - 1);
-                    String what = Double.isFinite(val)
-                            ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its value before "
-                                    + "training (%.4g)", val, epoch, initialLoss)
-                            : "validation loss " + val + " at epoch " + epoch;
-                    return diverged(epoch, what, true);
-                }
-                validationLosses.add(val);
-                if (bestEpoch == 0 || val < bestVal) {
-                    bestVal = val;
-                    bestEpoch = epoch;
-                    bad = 0;
-                    copy(true);
-                } else {
-                    bad++;
-                }
-                listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss, val,
-                        bestVal, bestEpoch, elapsed()));
-                if (bad >= config.patience()) {
-                    copy(false);
-                    return checked(epoch, TrainingResult.StopReason.EARLY_STOPPED, String.format(Locale.ROOT,
-                            "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
-                            bestEpoch));
-                }
-            }
-            if (validation != null) {
-                copy(false);
-                return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                        "finished %d epochs: best validation loss %.6g at epoch %d", epoch, bestVal, bestEpoch)
-                        + (bestEpoch == epoch ? "; it was still falling at the epoch cap: more epochs (maxEpochs) or a "
-                                + "higher learning rate (now " + String.format(Locale.ROOT, "%.3g", optimizer.learningRate())
-                                + ") may fit better" : ""));
-            }
-            return checked(epoch, TrainingResult.StopReason.MAX_EPOCHS, String.format(Locale.ROOT,
-                    "finished %d epochs: train loss %.6g", epoch, trainLosses.get(trainLosses.size() - 1)));
+            return (train.rows() + b - 1) / b;
         }
 
-        /** A loss more than {@link #EXPLOSION_FACTOR} times max(|L0|, 1) above the loss L0 before training. */
-        private boolean farAbove(double loss) {
-            return loss - initialLoss > EXPLOSION_FACTOR * Math.max(Math.abs(initialLoss), 1);
+        @Override
+        public boolean validates() {
+            return validation != null;
         }
 
-        /**
-         * The first parameter that is not finite or grew beyond {@link #PARAMETER_GROWTH} times max(its run's initial
-         * largest magnitude, 1), described; null if all are fine. One host copy per parameter.
-         */
-        private String checkParameters() {
-            for (Param p : params) {
-                double[] v = Host.doubles(p.value());
-                for (int i = 0; i < v.length; i++) {
-                    if (!(Math.abs(v[i]) <= parameterLimit)) { // NaN falls in here
-                        return Double.isFinite(v[i])
-                                ? String.format(Locale.ROOT, "parameter '%s' exploded (%.4g at flat index %d, beyond %.3g)",
-                                        p.name(), v[i], i, parameterLimit)
-                                : "parameter '" + p.name() + "' is not finite (" + v[i] + " at flat index " + i + ")";
-                    }
-                }
-            }
-            return null;
+        @Override
+        public void beginEpoch(int epoch) {
+            PermutationSampler.shuffle(rng, order);
         }
 
-        /**
-         * An exception from the model during training: divergence if the parameters show it (a non-finite or
-         * exploded value made the model refuse its own output); otherwise a genuine error, rethrown.
-         */
-        private TrainingResult numericFailure(RuntimeException e, int epoch, String where) {
-            String badParam = checkParameters();
-            if (badParam == null) {
-                throw e;
-            }
-            return diverged(epoch, badParam + " " + where + " (the model then failed: " + e.getMessage() + ")", true);
-        }
-
-        private TrainingResult diverged(int epoch, String what, boolean suggest) {
-            copy(false);
-            return finish(epoch, TrainingResult.StopReason.DIVERGED,
-                    "training diverged: " + what + (suggest ? "; " + suggestion() : ""));
-        }
-
-        /** What to try after a failure. */
-        private String suggestion() {
-            return String.format(Locale.ROOT, "try a lower learning rate (now %.3g)", optimizer.learningRate())
-                    + (config.clipping() ? "" : " or gradient clipping (clipNorm)");
-        }
-
-        /** Finishes a run that did not diverge, after asking the model whether its predictions are usable. */
-        private TrainingResult checked(int epochs, TrainingResult.StopReason reason, String message) {
-            Dataset rows = validation != null ? validation : train;
-            int count = Math.min(DIAGNOSE_ROWS, rows.rows());
+        @Override
+        public EpochLoop.StepLoss step(int epoch, int step) {
+            int b = config.batchSize();
+            int from = (step - 1) * b;
+            int count = Math.min(b, train.rows() - from);
             INDArray x = xBuffer(count);
             double[] y = yBuffer(count);
-            int[] order = PermutationSampler.natural(rows.rows());
-            rows.copyRows(order, 0, count, x);
-            rows.copyTargets(order, 0, count, y);
-            Optional<String> problem;
-            try {
-                problem = model.diagnose(x, y);
-            } catch (RuntimeException e) {
-                problem = Optional.of("the trained model cannot predict the " + (validation != null ? "validation" : "training")
-                        + " rows: " + e.getMessage());
-            }
-            if (problem != null && problem.isPresent()) {
-                return finish(epochs, TrainingResult.StopReason.FAILED, "training failed: " + problem.get() + " (after "
-                        + epochs + " epochs, weights of epoch " + bestEpoch + "); " + suggestion());
-            }
-            return finish(epochs, reason, message);
+            train.copyRows(order, from, count, x);
+            train.copyTargets(order, from, count, y);
+            arena.reset();
+            double loss = model.trainStep(x, y, arena);
+            return new EpochLoop.StepLoss(loss, loss * count);
         }
 
-        private TrainingResult finish(int epochs, TrainingResult.StopReason reason, String message) {
-            TrainingResult r = new TrainingResult(epochs, bestEpoch, bestVal, trainLosses, validationLosses, reason,
-                    message, steps, elapsed());
-            if (r.failed()) {
-                LOG.warn(message);
-            } else if (validation != null && !(bestVal < initialLoss)) {
-                String m = String.format(Locale.ROOT, "no epoch improved on the validation loss of the initial weights "
-                        + "(%.6g; best %.6g at epoch %d): the model learned nothing it can show on held-out rows; %s",
-                        initialLoss, bestVal, bestEpoch, "try another learning rate (now " + String.format(Locale.ROOT,
-                                "%.3g", optimizer.learningRate()) + "), loss or head");
-                LOG.warn(m);
-                listener.onWarning(m);
-            }
-            listener.onFinish(r);
-            return r;
-        }
-
-        /** {@code toSnapshot}: parameters -> copies; otherwise copies -> parameters (restore). */
-        private void copy(boolean toSnapshot) {
-            for (int i = 0; i < snapshot.length; i++) {
-                if (toSnapshot) {
-                    snapshot[i].assign(params.get(i).value());
-                } else {
-                    params.get(i).value().assign(snapshot[i]);
-                }
-            }
-        }
-
-        private double evaluate() {
+        @Override
+        public double validationLoss() {
             int n = validation.rows();
             int b = config.batchSize();
-            int[] order = PermutationSampler.natural(n);
+            int[] natural = PermutationSampler.natural(n);
             double sum = 0;
             for (int from = 0; from < n; from += b) {
                 int count = Math.min(b, n - from);
                 INDArray x = xBuffer(count);
                 double[] y = yBuffer(count);
-                validation.copyRows(order, from, count, x);
-                validation.copyTargets(order, from, count, y);
+                validation.copyRows(natural, from, count, x);
+                validation.copyTargets(natural, from, count, y);
                 arena.reset();
                 sum += model.evaluate(x, y, arena) * count;
             }
             return sum / n;
+        }
+
+        @Override
+        public Optional<String> diagnose() {
+            Dataset rows = validation != null ? validation : train;
+            int count = Math.min(DIAGNOSE_ROWS, rows.rows());
+            INDArray x = xBuffer(count);
+            double[] y = yBuffer(count);
+            int[] natural = PermutationSampler.natural(rows.rows());
+            rows.copyRows(natural, 0, count, x);
+            rows.copyTargets(natural, 0, count, y);
+            return model.diagnose(x, y);
         }
 
         private INDArray xBuffer(int count) {
@@ -459,10 +272,6 @@ public final class Trainer {
 
         private double[] yBuffer(int count) {
             return yBuffers.computeIfAbsent(count, double[]::new);
-        }
-
-        private Duration elapsed() {
-            return Duration.ofNanos(System.nanoTime() - start);
         }
     }
 }

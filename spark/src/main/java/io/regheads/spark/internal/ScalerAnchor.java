@@ -19,8 +19,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>The library sets a model's scalers only in {@code fit} (from all its rows) or {@code load}. This class builds
  * two rows whose {@code StandardScaler.fit} gives exactly the wanted column means and scales and whose {@code
  * MinMaxScaler.fit} gives exactly the wanted label range, lets {@code fit} set the scalers from them, and then puts
- * the initial weights back (the short fit on two rows is thrown away; for a pointwise head the caller sets the
- * noise level afterwards). When the library gains a way to create a model with given scalers, this class goes.
+ * the initial weights back (the short fit on two rows is thrown away; the caller runs the head's after-fit step once
+ * the model is trained). The two rows carry the real column names, so the model records the names of the data it is
+ * trained on ({@code RegressionModel.featureNames()}, {@code targetName()}) and predicts from them by name. When the
+ * library gains a way to create a model with given scalers, this class goes.
  *
  * <p>Exactness: per column, the two values {@code m - s, m + s} (or {@code m, m} when the column is constant) are
  * adjusted by up to {@link #ULPS} units in the last place until {@code StandardScaler.fit} reproduces {@code m} and
@@ -42,10 +44,11 @@ public final class ScalerAnchor {
      * @param scale column scales {@code [D]}, each > 0 (the standard deviation, or 1 for a constant column)
      * @param yMin  label minimum
      * @param yMax  label maximum, {@code > yMin}
-     * @throws IllegalArgumentException on a constant label or a bad statistic
+     * @param names the feature column names ({@code [D]}, distinct) and the label's: what the model records
+     * @throws IllegalArgumentException on a constant label, a bad statistic or bad names
      */
     public static RegressionModel anchor(ModelConfig config, DataType type, double[] mean, double[] scale, double yMin,
-            double yMax) {
+            double yMax, Columns names) {
         Checks.notNull("config", config);
         Checks.require(yMax > yMin, "the label must not be constant (max - min must be > 0), got min %s, max %s", yMin, yMax);
         int d = mean.length;
@@ -61,7 +64,8 @@ public final class ScalerAnchor {
         for (Param p : m.params()) {
             initial.add(p.value().dup('c'));
         }
-        m.fit(Dataset.of(x, new double[] {yMin, yMax}));
+        Checks.notNull("names", names);
+        m.fit(Dataset.of(x, new double[] {yMin, yMax}, names.features(), names.label()));
         for (int i = 0; i < initial.size(); i++) {
             m.params().get(i).value().assign(initial.get(i));
         }
@@ -69,6 +73,19 @@ public final class ScalerAnchor {
         Checks.require(ys.min() == yMin && ys.max() == yMax, "anchored label range must be [%s, %s], got [%s, %s]",
                 yMin, yMax, ys.min(), ys.max());
         return m;
+    }
+
+    /**
+     * Column names of the training data.
+     *
+     * @param features the feature columns, in the model's input order
+     * @param label    the label column
+     */
+    public record Columns(List<String> features, String label) {
+        public Columns {
+            features = List.copyOf(features);
+            Checks.notNull("label", label);
+        }
     }
 
     /**

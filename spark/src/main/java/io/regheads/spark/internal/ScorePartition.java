@@ -4,6 +4,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.heads.model.RegressionModel;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -12,7 +13,7 @@ import org.apache.spark.sql.RowFactory;
 
 /**
  * Scores one partition: reads up to {@code batchSize} rows, predicts them with one {@link RegressionModel#predict}
- * call on the executor's cached model, and emits each input row followed by the plan's output columns. Rows are
+ * call on the executor's cached model (the columns named, in the model's order), and emits each input row followed by the plan's output columns. Rows are
  * pulled lazily, so a partition never holds more than one batch.
  *
  * <p>Serializable (shipped with the job); the model itself arrives once per executor through the broadcast.
@@ -42,6 +43,8 @@ public final class ScorePartition implements MapPartitionsFunction<Row, Row> {
         private final Iterator<Row> in;
         private final Row[] batch;
         private final Row[] out;
+        /** The feature columns in the model's order: predict matches them by name (the identity order). */
+        private final List<String> columns;
         private int pos;
         private int len;
         private long rowsSeen;
@@ -52,6 +55,7 @@ public final class ScorePartition implements MapPartitionsFunction<Row, Row> {
             this.in = in;
             this.batch = new Row[plan.batchSize()];
             this.out = new Row[plan.batchSize()];
+            this.columns = List.of(plan.featureNames());
         }
 
         @Override
@@ -120,7 +124,7 @@ public final class ScorePartition implements MapPartitionsFunction<Row, Row> {
          * slots stay null.
          */
         private double[][] predict(double[][] x, double[] y) {
-            PredictiveDistribution dist = model.predict(x);
+            PredictiveDistribution dist = model.predict(x, columns);
             double[] q = plan.quantiles();
             double[][] cols = new double[5 + q.length][];
             if (plan.mean()) {

@@ -6,7 +6,7 @@ import java.io.Serializable;
  * What {@link ScorePartition} computes, fixed on the driver from the scorer's parameters and the input schema.
  *
  * @param featureIndex   position in the input row of each model input, {@code [D]}
- * @param featureNames   the feature column names, {@code [D]} (for error messages)
+ * @param featureNames   the feature column names in the model's input order, {@code [D]}
  * @param labelIndex     position of the label column, or -1 for none (no log density)
  * @param labelName      the label column name, or null
  * @param mean           add the predictive mean

@@ -7,9 +7,7 @@ import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.internal.NoiseLevel;
 import io.regheads.heads.model.RegressionModel;
-import io.regheads.heads.pointwise.PointwiseHead;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,7 +16,6 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.simple.RandomSource;
 import org.apache.spark.sql.Row;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -229,24 +226,21 @@ public final class TrainingBlock implements Serializable {
     }
 
     /**
-     * For a pointwise head: the sum over this partition's validation rows (training rows when {@code useTraining}) of
-     * the squared residual in head units, the one after-fit step {@code RegressionModel.fit} takes (it sets the
-     * head's noise level); all rows in one prediction, as there.
+     * The rows this partition holds out, in original units and holdout order: its validation rows, or with {@code
+     * useTraining} its training rows. What the model's after-fit step and its diagnosis see, as {@code
+     * RegressionModel.fit} gives them its held-out rows.
+     *
+     * @return {@code {x [n * D] row-major, y [n]}} (plain arrays: they travel through any Spark serializer)
      */
-    public synchronized StepSums squaredResiduals(ExecutorModels.Lease lease, String token, double[] params,
-            boolean useTraining) {
-        RegressionModel m = lease.model();
-        units(m, token);
-        Dataset data = useTraining ? (train.length == 0 ? null : trainUnits) : validationUnits;
-        if (data == null || !(m.head() instanceof PointwiseHead p)) {
-            return StepSums.empty();
+    public double[][] heldOut(boolean useTraining) {
+        int[] rows = useTraining ? train : validation;
+        double[] hx = new double[rows.length * features];
+        double[] hy = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            System.arraycopy(x, rows[i] * features, hx, i * features, features);
+            hy[i] = y[rows[i]];
         }
-        FlatParams.setValues(params, m.params());
-        DataType type = m.params().get(0).value().dataType();
-        INDArray in = Nd4j.create(type, data.rows(), features);
-        data.copyRows(natural(data.rows()), 0, data.rows(), in);
-        double[] pred = p.predict(m.encoder().infer(in));
-        return StepSums.of(null, NoiseLevel.squaredResiduals(pred, data.y()), pred.length);
+        return new double[][] {hx, hy};
     }
 
     /** Builds the head-unit copies with the model's own scaling (once per model payload). */

@@ -1,4 +1,4 @@
-package io.regheads.spark.app;
+package io.regheads.app.spark;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;

@@ -1,23 +1,19 @@
-package io.regheads.spark.app;
+package io.regheads.app.spark;
 
 import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.internal.Checks;
-import io.regheads.spark.internal.Failures;
-import io.regheads.spark.internal.JavaBytes;
+import io.regheads.spark.SparkTasks;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.spark.SparkContext;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Runs the tasks of an experiment grid as Spark tasks: one partition per task, so the cluster's task slots pull
- * fits as they free up. The task (with the data it carries) is broadcast once; results come back in task order.
- * This is the {@code "spark"} runner of {@code regheads uci --spark}: {@code --spark local[2]} starts a local session
- * with two task slots; {@code --spark} alone, under {@code spark-submit}, uses the session spark-submit configures.
+ * Runs the tasks of an experiment grid as Spark tasks ({@link SparkTasks}: one partition per task, the task with its
+ * data broadcast once, results in task order): the {@code "spark"} runner of {@code regheads uci --spark}, found by
+ * name through {@link SparkRunnerProvider}. {@code --spark local[2]} starts a local session with two task slots;
+ * {@code --spark} alone, under {@code spark-submit}, uses the session spark-submit configures.
  *
  * <p>A task runs in an executor JVM with that JVM's ND4J settings; results equal the sequential run's when the
  * thread settings are the same (one ND4J thread per task is the setting for Spark: {@code SD_MAX_THREADS=1
@@ -74,33 +70,9 @@ public final class SparkTaskRunner implements TaskRunner {
         Checks.notNull("inputs", inputs);
         Checks.notNull("task", task);
         Checks.notNull("onResult", onResult);
-        if (inputs.isEmpty()) {
-            return List.of();
-        }
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(session.sparkContext());
-        // task, inputs and results travel as Java-serialized bytes: whatever spark.serializer is (Kryo cannot
-        // rebuild records), Spark only moves byte arrays
-        Broadcast<byte[]> shipped = jsc.broadcast(JavaBytes.of(task));
-        List<byte[]> in = new ArrayList<>(inputs.size());
-        for (T t : inputs) {
-            in.add(JavaBytes.of(t));
-        }
-        try {
-            List<byte[]> bytes = Failures.unwrap(() -> jsc.parallelize(in, in.size()).map(b -> {
-                Task<T, R> f = JavaBytes.read(shipped.value());
-                T input = JavaBytes.read(b);
-                return JavaBytes.of(f.apply(input));
-            }).collect());
-            List<R> out = new ArrayList<>(bytes.size());
-            for (byte[] b : bytes) {
-                R r = JavaBytes.read(b);
-                out.add(r);
-                onResult.accept(r);
-            }
-            return out;
-        } finally {
-            shipped.destroy();
-        }
+        List<R> out = SparkTasks.run(session, inputs, task::apply);
+        out.forEach(onResult);
+        return out;
     }
 
     @Override
@@ -113,19 +85,6 @@ public final class SparkTaskRunner implements TaskRunner {
     public void close() {
         if (owned) {
             session.stop();
-        }
-    }
-
-    /** Registers this runner as {@code "spark"} for {@link TaskRunner#open}. */
-    public static final class Provider implements TaskRunner.Provider {
-        @Override
-        public String name() {
-            return "spark";
-        }
-
-        @Override
-        public TaskRunner open(String target) {
-            return SparkTaskRunner.open(target);
         }
     }
 }

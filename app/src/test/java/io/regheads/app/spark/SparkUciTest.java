@@ -1,11 +1,10 @@
-package io.regheads.spark.app;
+package io.regheads.app.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.app.cli.Regheads;
 import io.regheads.app.grid.TaskRunner;
-import io.regheads.spark.LocalSpark;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code regheads uci --spark local[2]}: the fits run as Spark tasks and give the single-JVM figures and tables; each
  * run writes its own results file (a shared one would let the second run skip every fit).
  */
+@Tag("spark")
 class SparkUciTest {
     @TempDir
     static Path tmp;

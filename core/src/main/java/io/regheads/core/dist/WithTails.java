@@ -9,11 +9,11 @@ import org.apache.commons.rng.UniformRandomProvider;
  * density and a CDF strictly inside (0, 1). Per row, with the base's support {@code [lo, hi]} ({@link
  * PredictiveDistribution#supportLowerBound()}, {@link PredictiveDistribution#supportUpperBound()}), each finite end
  * gets a tail of mass {@code eps / 2} and scale s (an infinite end none), the base the rest, {@code w = 1 - eL - eR}:
- * <pre>
+ * <pre>{@code
  *   f(y) = eL 2 phi((lo - y) / s) / s     for y < lo
  *        = w g(y)                         on [lo, hi]   (g the base density)
  *        = eR 2 phi((y - hi) / s) / s     for y > hi
- * </pre>
+ * }</pre>
  * with phi the standard normal density. CDF {@code 2 eL Phi((y - lo)/s)} on the left, {@code eL + w G(y)} inside,
  * {@code 1 - 2 eR Phi((hi - y)/s)} on the right; quantiles invert it piece by piece (exactly where the base's are);
  * mean {@code w m + eL (lo - s sqrt(2/pi)) + eR (hi + s sqrt(2/pi))}; variance from the mixture's second moments;

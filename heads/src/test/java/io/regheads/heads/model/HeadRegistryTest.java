@@ -192,7 +192,7 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf[:sigma], gce[:sigma], with :place, :number or :all on NTL "
                 + "terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");

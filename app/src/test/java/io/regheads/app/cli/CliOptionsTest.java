@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.CsvLoader;
+import io.regheads.core.data.Dataset;
+import io.regheads.core.head.Decoding;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.decoder.HammingDecoderSpec;
@@ -17,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +95,38 @@ class CliOptionsTest {
                 "16", "--save", ham.toString());
         assertEquals(0, h.exit(), h.err());
         assertEquals(HammingDecoderSpec.small(4), saved(ham).head());
+    }
+
+    /**
+     * {@code predict --point sample-mean --temperature 0.8} writes a point column equal to the model's own decoding
+     * with those settings (one chunk: the seed itself), recomputed here in the same process (same bits).
+     */
+    @Test
+    void predictWritesAPointColumnDecodedAtTemperature08() throws IOException {
+        Path m = tmp.resolve("d.rgh");
+        assertEquals(0, train("--head", "decoder", "-H", "base=4", "-H", "length=3", "--epochs", "2",
+                "--encoder-width", "16", "--save", m.toString()).exit());
+        Path csv = tmp.resolve("d.csv");
+        Path out = tmp.resolve("p.csv");
+        CliTestSupport.Run r = CliTestSupport.run("predict", "--model", m.toString(), "--data", csv.toString(),
+                "--target", "y", "--out", out.toString(), "--point", "sample-mean", "--temperature", "0.8",
+                "--samples", "64", "--seed", "3", "--digits", "17", "--quiet");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("point: sample-mean of 64 samples (seed 3) at temperature 0.8"), r.out());
+        List<String> lines = Files.readAllLines(out);
+        assertEquals("mean,median,point,q0.05,q0.95,log_density", lines.get(0));
+        double[] point = lines.stream().skip(1).mapToDouble(l -> Double.parseDouble(l.split(",")[2])).toArray();
+        Dataset d = CsvLoader.load(csv, "y");
+        RegressionModel model = RegressionModel.load(m);
+        double[] expected = model.predictPoint(d.x(), d.featureNames(), Decoding.of(PointEstimate.SAMPLE_MEAN)
+                .withSampling(0.8, 0, 1).withSamples(64, 3));
+        assertArrayEquals(expected, point, 0.0);
+        double[] plain = model.predictPoint(d.x(), d.featureNames(), Decoding.of(PointEstimate.SAMPLE_MEAN)
+                .withSamples(64, 3));
+        assertFalse(Arrays.equals(plain, point), "the temperature changes the samples");
+        assertOneLineError(CliTestSupport.run("predict", "--model", m.toString(), "--data", csv.toString(),
+                "--target", "y", "--out", out.toString(), "--temperature", "0.8"),
+                "--temperature, --top-k, --top-p and --samples act on --point sample-mean or sample-median");
     }
 
     /**

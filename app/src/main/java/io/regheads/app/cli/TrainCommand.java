@@ -104,15 +104,12 @@ final class TrainCommand implements Callable<Integer> {
         boolean auto = name.equals("auto");
         HeadOptions headOptions = training.headOptions(catalog);
         List<HeadCatalog.Preset> chosen = catalog.select(auto ? candidates : name, auto ? "--candidates" : "--head");
-        if (!auto) {
-            headOptions.checkApplies(chosen);
-        }
+        headOptions.checkApplies(chosen);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
         TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(CompareCommand.DEFAULT_EPOCHS)
                 .withPatience(CompareCommand.DEFAULT_PATIENCE));
         TargetTransform transform = training.targetTransform(targetTransform);
         if (auto) {
-            headOptions.checkApplies(chosen);
             List<HeadSpec> specs = chosen.stream().map(p -> training.configured(p, headOptions, false).spec().get())
                     .toList();
             Dataset d = load();

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe (picocli fills the fields).
  */
 final class DecodingOptions {
-    @Option(names = "--point", paramLabel = "ESTIMATE", description = "Point prediction (RMSE, tau, the plots): mean "
+    @Option(names = "--point", paramLabel = "ESTIMATE", description = "Point prediction (compare: RMSE, tau, the "
+            + "plots; predict: the column point): mean "
             + "(decoders: the certified tree expansion), median, mode (decoders: beam search for the density mode), "
             + "greedy, sample-mean, sample-median or auto (the certified mean, else the median). Default: each "
             + "head's own.")

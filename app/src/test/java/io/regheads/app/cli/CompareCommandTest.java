@@ -127,7 +127,7 @@ class CompareCommandTest {
         CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--epochs", "1", "--quiet",
                 "--heads", "mdn,pointwise", "--out", tmp.resolve("t").toString());
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("test NLL of y scaled to [0,1] by the training fold's min and max"), r.out());
+        assertTrue(r.out().contains("\nNLL      mean -log density of test y, in the units of 'y'"), r.out());
         Matcher m = Pattern.compile("(?m)^(mdn|pointwise) +\\S+ +0 ").matcher(r.out());
         int rows = 0;
         while (m.find()) {
@@ -278,5 +278,45 @@ class CompareCommandTest {
             n++;
         }
         return n;
+    }
+
+    /**
+     * The NLL is the plain NLL of y: a histogram without tails gives inf where a test y lies beyond the training range
+     * (fold 0 holds the largest y), printed as "inf" with a note (and in the mean over folds); per fold one head, the
+     * one with the lowest
+     * validation NLL, is marked with '*'.
+     */
+    @Test
+    void plainNllPrintsInfAndTheValidationChoiceIsMarked() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "lin.csv", 40);
+        double[] y = io.regheads.core.data.CsvLoader.load(csv).y();
+        int top = 0;
+        for (int i = 1; i < y.length; i++) {
+            top = y[i] > y[top] ? i : top;
+        }
+        StringBuilder folds = new StringBuilder();
+        for (int i = 0; i < y.length; i++) {
+            folds.append(i == top || i % 8 == 1 ? 0 : 1 + i % 3).append('\n');
+        }
+        Path split = tmp.resolve("fold.txt");
+        Files.writeString(split, folds.toString());
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--split", split.toString(),
+                "--heads", "pointwise,histogram", "-H", "histogram.tails=false", "--folds", "0,1", "--epochs", "2",
+                "--quiet", "--out", tmp.resolve("o").toString());
+        assertEquals(0, r.exit(), r.err());
+        Matcher hist = Pattern.compile("(?m)^histogram +ce +0 +inf ").matcher(r.out());
+        assertTrue(hist.find(), r.out());
+        assertTrue(r.out().contains("note: histogram fold 0: "), r.out());
+        assertTrue(r.out().contains("test y have zero density (NLL inf)"), r.out());
+        for (String fold : new String[] {"0", "1"}) {
+            Matcher m = Pattern.compile("(?m)^(pointwise|histogram) +\\S+ +" + fold + " +\\S+ +\\S+\\*").matcher(r.out());
+            assertTrue(m.find(), r.out());
+            assertFalse(m.find(), "one head per fold is marked: " + r.out());
+        }
+        assertTrue(r.out().contains("* marks each fold's lowest"), r.out());
+        assertTrue(r.out().contains("\nhistogram            NLL inf   RMSE "), r.out());
+        String json = Files.readString(tmp.resolve("o").resolve("results.json"));
+        assertEquals(2, count(json, "\"chosenByValidation\":true"), json);
+        assertTrue(json.contains("\"head\":\"histogram\",\"loss\":\"ce\",\"fold\":0,"), json);
     }
 }

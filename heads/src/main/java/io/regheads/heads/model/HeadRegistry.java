@@ -3,6 +3,8 @@ package io.regheads.heads.model;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.HammingDecoderSpec;
+import io.regheads.heads.decoder.RepeatedDecoderSpec;
 import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
@@ -36,6 +38,8 @@ public final class HeadRegistry {
         m.put(DecoderSpec.NAME, DecoderSpec::of);
         m.put(UnnormalizedDecoderSpec.NAME, UnnormalizedDecoderSpec::of);
         m.put(XValSpec.KIND.name(), XValSpec::of);
+        m.put(RepeatedDecoderSpec.KIND.name(), RepeatedDecoderSpec::of);
+        m.put(HammingDecoderSpec.KIND.name(), HammingDecoderSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

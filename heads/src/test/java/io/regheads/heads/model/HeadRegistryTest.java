@@ -34,7 +34,9 @@ class HeadRegistryTest {
                 UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, false),
                 UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
                         .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
-                new XValSpec(256, false), new XValSpec(32, true));
+                new XValSpec(256, false), new XValSpec(32, true),
+                io.regheads.heads.decoder.RepeatedDecoderSpec.small(2, 5, 3),
+                io.regheads.heads.decoder.HammingDecoderSpec.small(8));
     }
 
     @ParameterizedTest
@@ -113,8 +115,8 @@ class HeadRegistryTest {
         // version 1 had no floor: such files load with floor 0, as they were trained
         assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
         assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
-                List.copyOf(HeadRegistry.names()));
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+                "repeat-decoder", "hamming-decoder"), List.copyOf(HeadRegistry.names()));
     }
 
     @Test
@@ -142,10 +144,10 @@ class HeadRegistryTest {
 
     @Test
     void theRegistryRefusesAnUnknownOrMissingHead() {
-        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'",
-                refusal("head=forest\nhead.version=1\n"));
-        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval]",
-                refusal("bins=3\n"));
+        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, "
+                + "repeat-decoder, hamming-decoder], got 'forest'", refusal("head=forest\nhead.version=1\n"));
+        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, "
+                + "repeat-decoder, hamming-decoder]", refusal("bins=3\n"));
     }
 
     @Test
@@ -190,7 +192,7 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf[:sigma], gce[:sigma], with :place, :number or :all on NTL "
                 + "terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");

@@ -75,7 +75,8 @@ class CodedDecoderSpecsTest {
 
     /**
      * Fits a small model, checks that the density of y01 summed over the {@code bins} equal bins (times their width)
-     * is 1 for every row (an exact enumeration; float logits, so 1e-5), and that a saved model predicts the same.
+     * is 1 - 1e-3 for every row, the rest being the tails the model gives a bounded head beyond [0, 1] (an exact
+     * enumeration; float logits, so 1e-5), and that a saved model predicts the same.
      */
     private void fitAndCheck(HeadSpec spec, int bins) {
         Dataset train = DecoderModelTest.data(200, 1);
@@ -94,7 +95,7 @@ class CodedDecoderSpecsTest {
             }
         }
         for (int i = 0; i < x.length; i++) {
-            assertEquals(1, sum[i], 1e-5, spec.name() + " row " + i);
+            assertEquals(1 - 1e-3, sum[i], 1e-5, spec.name() + " row " + i);
         }
         Path f = dir.resolve(spec.name() + ".rgh");
         m.save(f);

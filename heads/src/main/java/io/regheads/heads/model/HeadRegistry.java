@@ -7,6 +7,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,6 +37,7 @@ public final class HeadRegistry {
         m.put(DecoderSpec.NAME, DecoderSpec::of);
         m.put(UnnormalizedDecoderSpec.NAME, UnnormalizedDecoderSpec::of);
         m.put(XValSpec.NAME, XValSpec::of);
+        m.put(QuantileSpec.NAME, QuantileSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

@@ -18,7 +18,9 @@ import java.util.Locale;
  * </pre>
  * Names: {@code ce}, {@code mse} (alias of {@code ntl-mse}: on a scalar output it is the squared error),
  * {@code mae} / {@code ntl-mae}, {@code huber} / {@code ntl-huber} (number option: delta, default 1), {@code
- * ntl-was}, {@code ntl-was-cdf}, {@code gce} (number option: sigma, default 0.5, the NTL paper's best).
+ * ntl-was}, {@code ntl-was-cdf}, {@code gce} (number option: sigma, default 0.5, the NTL paper's best), {@code
+ * crps} (the continuous ranked probability score in closed form, e.g. {@code ce+0.5*crps}) and {@code pinball} (the
+ * quantile head's pinball loss averaged over its levels).
  *
  * <p>Word options of the NTL terms (decoder heads; see {@code NumberTokenLoss}): {@code place} weights each digit
  * by its place value {@code B^-k}; {@code number} (ntl-mse, ntl-mae, ntl-huber, mse, mae, huber) penalises the
@@ -94,9 +96,11 @@ public final class LossSpec {
             case "ntl-was" -> Losses.ntlWas();
             case "ntl-was-cdf" -> Losses.ntlWasCdf();
             case "gce" -> Losses.gce(param == null ? 0.5 : param);
+            case "crps" -> Losses.crps();
+            case "pinball" -> Losses.pinball();
             default -> throw new IllegalArgumentException("loss term '" + term + "' in '" + spec
                     + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf,"
-                    + " gce[:sigma], with :place, :number or :all on NTL terms");
+                    + " gce[:sigma], crps, pinball, with :place, :number or :all on NTL terms");
         };
     }
 

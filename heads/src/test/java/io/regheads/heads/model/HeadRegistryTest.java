@@ -13,6 +13,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.io.IOException;
 import java.io.StringReader;
@@ -33,7 +34,7 @@ class HeadRegistryTest {
                 UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, false),
                 UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
                         .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
-                new XValSpec(256, false), new XValSpec(32, true));
+                new XValSpec(256, false), new XValSpec(32, true), new QuantileSpec(), new QuantileSpec(0.1, 0.5, 0.9));
     }
 
     @ParameterizedTest
@@ -88,7 +89,7 @@ class HeadRegistryTest {
         // version 1 had no floor: such files load with floor 0, as they were trained
         assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
         assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile"),
                 List.copyOf(HeadRegistry.names()));
     }
 
@@ -117,9 +118,9 @@ class HeadRegistryTest {
 
     @Test
     void theRegistryRefusesAnUnknownOrMissingHead() {
-        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'",
+        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, quantile], got 'forest'",
                 refusal("head=forest\nhead.version=1\n"));
-        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval]",
+        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, quantile]",
                 refusal("bins=3\n"));
     }
 
@@ -165,8 +166,8 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
-                + "terms",
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], crps, pinball, with :place, :number or "
+                + ":all on NTL terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");
         p.setProperty("trainer.learningRate", "NaN");

@@ -7,6 +7,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
  * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
  * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
- * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE). A new head ({@link HeadSpec})
+ * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE) and {@code quantile} (99 non-crossing
+ * quantiles, pinball loss). A new head ({@link HeadSpec})
  * variant joins {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link
  * #standard()}); nothing else names heads. {@link #grid(String)} gives a head's selection grid for {@code uci
  * --protocol paper} (three points of each of the decoding paper's sweeps; the preset alone for pointwise).
@@ -77,7 +79,8 @@ public final class HeadCatalog {
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
      * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
      * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
-     * the default encoder's width, as the xVal paper sets it; point head).
+     * the default encoder's width, as the xVal paper sets it; point head), quantile (99 equally spaced levels, pinball
+     * loss; piecewise-linear cdf with exponential tails).
      */
     public static HeadCatalog standard() {
         HeadCatalog c = new HeadCatalog();
@@ -94,6 +97,8 @@ public final class HeadCatalog {
                 () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
         c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
                 + "held-out RMSE", null, () -> new XValSpec(256, false)));
+        c.register(new Preset("quantile", "99 non-crossing quantiles (pinball loss); piecewise-linear cdf with "
+                + "exponential tails", null, QuantileSpec::new));
         // the selection grids of `uci --protocol paper`: three points of each of the paper's sweeps (appendix D)
         c.grid("histogram", List.of(new Variant("bins=16", () -> new HistogramSpec(16, false)),
                 new Variant("bins=64", () -> new HistogramSpec(64, false)),

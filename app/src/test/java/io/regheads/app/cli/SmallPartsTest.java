@@ -57,7 +57,8 @@ class SmallPartsTest {
     @Test
     void catalogSelectsInOrderAndTakesNewHeadsByName() {
         HeadCatalog c = HeadCatalog.standard();
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"), c.names());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile"),
+                c.names());
         assertEquals(List.of("mdn", "pointwise"), c.select("MDN, pointwise").stream().map(HeadCatalog.Preset::name).toList());
         assertThrows(IllegalArgumentException.class, () -> c.select("mdn,mdn"));
         assertThrows(IllegalArgumentException.class, () -> c.select("spline"));
@@ -65,7 +66,8 @@ class SmallPartsTest {
         c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new MixtureSpec(3)));
         HeadCatalog.Preset p = c.select("mdn3").get(0);
         assertEquals(new MixtureSpec(3), p.spec().get());
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "mdn3"), c.names());
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile", "mdn3"),
+                c.names());
         assertThrows(IllegalArgumentException.class,
                 () -> new HeadCatalog.Preset("a,b", "", null, () -> new MixtureSpec(1)));
     }

@@ -3,6 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.TargetTransform;
+import io.regheads.core.dist.PointLoss;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.internal.Checks;
@@ -38,7 +39,9 @@ import picocli.CommandLine.Option;
  * it (the model's own target column too, unless it is named by {@code --target}). A model that records no names
  * takes them by position.
  *
- * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; for a model that learned NaN
+ * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,point][,log_density]} ({@code point}: with
+ * {@code --point LOSS}, the point that minimises the expected LOSS under the row's prediction, {@link
+ * PredictiveDistribution#point}); for a model that learned NaN
  * and infinite targets (a decoder with special tokens) also {@code p_nan,p_posinf,p_neginf}, the probabilities of
  * those outcomes (mean, median and quantiles then describe the finite part), and with {@code --target} the column
  * {@code log_likelihood} instead of {@code log_density}: the log density of a finite y plus {@code log P(finite)},
@@ -84,6 +87,11 @@ final class PredictCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String quantiles;
 
+    @Option(names = "--point", paramLabel = "LOSS", description = "Also write the column 'point': the prediction "
+            + "that minimises the expected LOSS: mse (the mean), mae (the median), pinball:<tau> and linlin:<under>,<over> "
+            + "(quantiles), mape (the 1/|y|-weighted median; refused for rows with mass or density at 0), linex:<a>.")
+    String point;
+
     @Option(names = "--target", paramLabel = "NAME", description = "Column of --data holding observed y: not a "
             + "feature; its log density under the prediction is written as log_density.")
     String target;
@@ -114,6 +122,12 @@ final class PredictCommand implements Callable<Integer> {
         Checks.require(chunk >= 1, "--chunk must be >= 1, got %d", chunk);
         Checks.require((digits >= 1 && digits <= 15) || digits == 17, "--digits must be 1 to 15 or 17, got %d", digits);
         double[] levels = parseLevels(quantiles);
+        PointLoss pointLoss = null;
+        try {
+            pointLoss = point == null ? null : PointLoss.parse(point);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--point: " + e.getMessage(), e);
+        }
         Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
         RegressionModel m = RegressionModel.load(model);
@@ -129,9 +143,9 @@ final class PredictCommand implements Callable<Integer> {
             Path tmp = Files.createTempFile(dir, "." + out.getFileName(), ".part");
             try {
                 try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    w.write(outputHeader(levels, c.target >= 0, special));
+                    w.write(outputHeader(levels, pointLoss != null, c.target >= 0, special));
                     w.newLine();
-                    rows = score(in, c, m, levels, special, w, t0);
+                    rows = score(in, c, m, levels, pointLoss, special, w, t0);
                 }
                 Checks.require(rows > 0, "%s has no data rows", data);
                 move(tmp, out);
@@ -190,8 +204,8 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /** Reads, predicts and writes every row; returns the count. */
-    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, BufferedWriter w,
-            long t0) throws IOException {
+    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, PointLoss pointLoss,
+            boolean special, BufferedWriter w, long t0) throws IOException {
         long rows = 0;
         int width = in.header().size();
         double[][] cells = new double[chunk][width];
@@ -213,6 +227,13 @@ final class PredictCommand implements Callable<Integer> {
             PredictiveDistribution d = m.predict(xs, c.names);
             double[] mean = d.mean();
             double[][] q = d.quantiles(all);
+            double[] pt = null;
+            try {
+                pt = pointLoss == null ? null : d.point(pointLoss);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--point " + point + " (row 0 below is data row " + (rows + 1) + "): "
+                        + e.getMessage(), e);
+            }
             double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
             SpecialValues sv = special ? (SpecialValues) d : null;
             double[] logp = c.target < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
@@ -223,6 +244,9 @@ final class PredictCommand implements Callable<Integer> {
                 number(sb, mean[i]);
                 for (double[] col : q) {
                     number(sb.append(','), col[i]);
+                }
+                if (pt != null) {
+                    number(sb.append(','), pt[i]);
                 }
                 for (double[] col : p) {
                     number(sb.append(','), col[i]);
@@ -266,13 +290,16 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /**
-     * The output header: {@code mean,median,q<level>...[,log_density]}, or with special values {@code
-     * mean,median,q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
+     * The output header: {@code mean,median,q<level>...[,point][,log_density]}, or with special values {@code
+     * mean,median,q<level>...[,point],p_nan,p_posinf,p_neginf[,log_likelihood]}.
      */
-    static String outputHeader(double[] levels, boolean target, boolean special) {
+    static String outputHeader(double[] levels, boolean point, boolean target, boolean special) {
         StringBuilder h = new StringBuilder("mean,median");
         for (double l : levels) {
             h.append(",q").append(l);
+        }
+        if (point) {
+            h.append(",point");
         }
         if (special) {
             h.append(",p_nan,p_posinf,p_neginf");

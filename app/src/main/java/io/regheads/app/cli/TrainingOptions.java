@@ -11,12 +11,12 @@ import picocli.CommandLine.Option;
  */
 final class TrainingOptions {
     @Option(names = "--heads", paramLabel = "LIST",
-            description = "Comma-separated heads to train (default: all: pointwise, histogram, mdn, decoder, unnormalized-decoder, xval).")
+            description = "Comma-separated heads to train (default: all: pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, quantile).")
     String heads;
 
     @Option(names = "--loss", paramLabel = "EXPR",
-            description = "Training loss, e.g. ce, ce+0.3*ntl-was, ntl-was-cdf, gce:0.5, mse. Applied to every head "
-                    + "whose output takes it; the others keep their default (pointwise: mse; histogram, mdn: ce) and "
+            description = "Training loss, e.g. ce, ce+0.3*ntl-was, ntl-was-cdf, gce:0.5, mse, crps, ce+0.5*crps. Applied to every head "
+                    + "whose output takes it; the others keep their default (pointwise: mse; histogram, mdn: ce; quantile: pinball) and "
                     + "the table says so. Default: each head's default.")
     String loss;
 

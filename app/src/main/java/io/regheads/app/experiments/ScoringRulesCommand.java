@@ -57,6 +57,11 @@ public final class ScoringRulesCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int patience;
 
+    @Option(names = "--max-train", paramLabel = "N", defaultValue = "0", description = "The most training rows per "
+            + "fold: a seeded random subset of larger training folds (test folds stay whole); 0: all (default: "
+            + "${DEFAULT-VALUE}).")
+    int maxTrain;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -72,7 +77,7 @@ public final class ScoringRulesCommand implements Callable<Integer> {
         List<Integer> foldList = java.util.Arrays.stream(io.regheads.app.cli.InputData.parseFolds(folds, count))
                 .boxed().toList();
         TrainerConfig trainer = TrainerConfig.defaults().withMaxEpochs(epochs).withPatience(patience).withSeed(seed);
-        ScoringRulesExperiment.Config c = new ScoringRulesExperiment.Config(data, foldList, vs, trainer);
+        ScoringRulesExperiment.Config c = new ScoringRulesExperiment.Config(data, foldList, vs, trainer, maxTrain);
         Path dir = Figures.runDirectory(out, "scoring-rules");
         long t0 = System.nanoTime();
         List<Row> rows = ScoringRulesExperiment.run(c, line -> System.err.println(line));
@@ -86,10 +91,11 @@ public final class ScoringRulesCommand implements Callable<Integer> {
     /** The table and the summary as Markdown. */
     static String markdown(ScoringRulesExperiment.Config c, List<Row> rows, double seconds) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Test folds %s; encoder 2x256, at most %d epochs, early stopping (patience "
+        sb.append(String.format(Locale.ROOT, "Test folds %s; %s; encoder 2x256, at most %d epochs, early stopping (patience "
                 + "%d) on 10%% of the training rows; seed %d; %.0f s in all. Mean +- sd over folds. NLL01: test NLL of y "
                 + "scaled to [0,1] by the training fold's min and max; CRPS and width90 in the units of y; cov90: share "
-                + "of test targets in the central 90%% interval (ideal 0.9).%n%n", c.folds(), c.trainer().maxEpochs(),
+                + "of test targets in the central 90%% interval (ideal 0.9).%n%n", c.folds(), c.maxTrain() == 0 ? "all training rows"
+                : "at most " + c.maxTrain() + " training rows per fold (a seeded random subset)", c.trainer().maxEpochs(),
                 c.trainer().patience(), c.trainer().seed(), seconds));
         sb.append("| dataset | variant | NLL01 | CRPS | width90 | cov90 |\n|---|---|---|---|---|---|\n");
         for (var in : c.datasets()) {
@@ -176,7 +182,7 @@ public final class ScoringRulesCommand implements Callable<Integer> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("experiment", "scoring-rules");
         m.put("config", Map.of("folds", c.folds(), "maxEpochs", c.trainer().maxEpochs(), "patience",
-                c.trainer().patience(), "seed", c.trainer().seed()));
+                c.trainer().patience(), "seed", c.trainer().seed(), "maxTrain", c.maxTrain()));
         List<Object> out = new ArrayList<>();
         for (Row r : rows) {
             Map<String, Object> e = new LinkedHashMap<>();

@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * mdn:ce} and {@code mdn:crps}) is trained on the given folds of each dataset ({@link HeadRun#run}: encoder 2 x 256,
  * x standardised and y min-max scaled on the training fold, early stopping on 10% of it) and scored on the test fold
  * by four metrics: test NLL of y01 (y scaled to [0, 1] by the training fold's min and max), CRPS (original units, from
- * 100 quantiles per row), and the width (original units) and coverage of the central 90% interval.
+ * 100 quantiles per row), and the width (original units) and coverage of the central 90% interval. With a cap on the
+ * training rows, each fold trains on a seeded random subset of its training rows (the test rows stay whole).
  *
  * <p>Stateless; runs on the calling thread.
  */
@@ -53,12 +54,15 @@ public final class ScoringRulesExperiment {
      * @param folds    test folds of each dataset
      * @param variants what to train
      * @param trainer  trainer settings (epochs, patience, seed)
+     * @param maxTrain the most training rows per fold (a seeded random subset), or 0 for all
      */
-    public record Config(List<InputData> datasets, List<Integer> folds, List<Variant> variants, TrainerConfig trainer) {
-        /** @throws IllegalArgumentException on an empty list */
+    public record Config(List<InputData> datasets, List<Integer> folds, List<Variant> variants, TrainerConfig trainer,
+            int maxTrain) {
+        /** @throws IllegalArgumentException on an empty list or a negative cap */
         public Config {
             Checks.require(!datasets.isEmpty() && !folds.isEmpty() && !variants.isEmpty(),
                     "datasets, folds and variants must not be empty");
+            Checks.require(maxTrain >= 0, "--max-train must be >= 0, got %d", maxTrain);
             datasets = List.copyOf(datasets);
             folds = List.copyOf(folds);
             variants = List.copyOf(variants);
@@ -90,14 +94,17 @@ public final class ScoringRulesExperiment {
             checkLoss(v.loss());
         }
         List<Row> rows = new ArrayList<>();
-        for (InputData in : c.datasets()) {
+        for (InputData full : c.datasets()) {
             for (int fold : c.folds()) {
-                double range = range(in, fold);
+                InputData in = capped(full, fold, c.maxTrain(), c.trainer().seed());
+                int testFold = in == full ? fold : 0;
+                double range = range(in, testFold);
                 for (Variant v : c.variants()) {
                     HeadCatalog.Preset preset = catalog.select(v.head()).get(0);
                     Row row;
                     try {
-                        HeadRun.Result r = HeadRun.run(preset, v.loss(), c.trainer(), in, fold, ProgressListener.none());
+                        HeadRun.Result r = HeadRun.run(preset, v.loss(), c.trainer(), in, testFold,
+                                ProgressListener.none());
                         Checks.require(r.lossNote().isEmpty(), "%s: %s", v.label(), r.lossNote());
                         row = new Row(in.label(), v, fold, r.nll01(), r.crps(), r.width90(), r.coverage90(), range,
                                 r.trainSeconds(), r.epochs());
@@ -117,6 +124,34 @@ public final class ScoringRulesExperiment {
             }
         }
         return rows;
+    }
+
+    /**
+     * {@code in} itself, or (when fold {@code fold} has more than {@code maxTrain > 0} training rows) the test rows of
+     * that fold as fold 0 and a random subset of {@code maxTrain} of its training rows (shuffled with {@code seed} and
+     * the fold) as fold 1.
+     */
+    static InputData capped(InputData in, int fold, int maxTrain, long seed) {
+        int[] train = in.folds().trainRows(fold);
+        if (maxTrain == 0 || train.length <= maxTrain) {
+            return in;
+        }
+        int[] test = in.folds().testRows(fold);
+        int[] order = train.clone();
+        java.util.Random r = new java.util.Random(seed * 31 + fold);
+        for (int i = order.length - 1; i > 0; i--) { // Fisher-Yates
+            int j = r.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        int[] rows = new int[test.length + maxTrain];
+        int[] folds = new int[rows.length];
+        System.arraycopy(test, 0, rows, 0, test.length);
+        System.arraycopy(order, 0, rows, test.length, maxTrain);
+        java.util.Arrays.fill(folds, test.length, rows.length, 1);
+        return new InputData(in.label(), in.data().subset(rows), io.regheads.core.data.Folds.of(folds),
+                in.splitSource() + ", " + maxTrain + " training rows of fold " + fold);
     }
 
     /** The training fold's max - min of the finite targets. */

@@ -114,12 +114,13 @@ public final class ScoringRulesCommand implements Callable<Integer> {
     /**
      * Per head with more than one variant: against its first variant, on how many datasets each other variant has
      * the lower mean NLL01, the lower mean CRPS, the narrower interval and the coverage nearer 0.9; and the mean over
-     * datasets of CRPS and width divided by the training range (the y01 scale), and of |cov90 - 0.9|.
+     * datasets of CRPS and width divided by the training range (the y01 scale), and of |cov90 - 0.9|. Means are over
+     * the folds that trained; the last column counts the failed ones.
      */
     static String summary(ScoringRulesExperiment.Config c, List<Row> rows) {
         StringBuilder sb = new StringBuilder("| head: variant vs baseline | lower NLL01 | lower CRPS | narrower 90% | "
-                + "cov90 nearer 0.9 | mean CRPS/range | mean width90/range | mean abs(cov90-0.9) |\n"
-                + "|---|---|---|---|---|---|---|---|\n");
+                + "cov90 nearer 0.9 | mean CRPS/range | mean width90/range | mean abs(cov90-0.9) | failed fits |\n"
+                + "|---|---|---|---|---|---|---|---|---|\n");
         Map<String, List<Variant>> byHead = new LinkedHashMap<>();
         for (Variant v : c.variants()) {
             byHead.computeIfAbsent(v.head(), h -> new ArrayList<>()).add(v);
@@ -143,10 +144,12 @@ public final class ScoringRulesCommand implements Callable<Integer> {
                 String vsBase = v == base ? " (baseline)" : String.format(Locale.ROOT, " vs %s", base.loss());
                 String counts = v == base ? "- | - | - | -" : String.format(Locale.ROOT, "%d/%d | %d/%d | %d/%d | %d/%d",
                         nll, n, crps, n, width, n, cov, n);
-                sb.append(String.format(Locale.ROOT, "| %s%s | %s | %.4f | %.4f | %.3f |%n", v.label(), vsBase, counts,
-                        overDatasets(c, rows, v, r -> r.crps() / r.range()),
+                long failed = rows.stream().filter(r -> r.variant().equals(v) && Double.isNaN(r.crps())).count();
+                sb.append(String.format(Locale.ROOT, "| %s%s | %s | %.4f | %.4f | %.3f | %d/%d |%n", v.label(), vsBase,
+                        counts, overDatasets(c, rows, v, r -> r.crps() / r.range()),
                         overDatasets(c, rows, v, r -> r.width90() / r.range()),
-                        overDatasets(c, rows, v, r -> Math.abs(r.coverage90() - 0.9))));
+                        overDatasets(c, rows, v, r -> Math.abs(r.coverage90() - 0.9)), failed,
+                        c.datasets().size() * c.folds().size()));
             }
         }
         return sb.toString();
@@ -165,17 +168,19 @@ public final class ScoringRulesCommand implements Callable<Integer> {
         return rows.stream().filter(r -> r.dataset().equals(dataset) && r.variant().equals(v)).toList();
     }
 
+    /** The mean over the folds that trained (NaN if none did). */
     private static double mean(List<Row> rs, ToDoubleFunction<Row> f) {
-        return rs.stream().mapToDouble(f).average().orElse(Double.NaN);
+        return rs.stream().filter(r -> !Double.isNaN(r.crps())).mapToDouble(f).average().orElse(Double.NaN);
     }
 
     private static String cell(List<Row> rs, ToDoubleFunction<Row> f, int digits) {
-        double[] v = rs.stream().mapToDouble(f).toArray();
-        if (v.length == 0 || java.util.Arrays.stream(v).anyMatch(Double::isNaN)) {
+        double[] v = rs.stream().filter(r -> !Double.isNaN(r.crps())).mapToDouble(f).toArray();
+        if (v.length == 0) {
             return "failed";
         }
         double[] ms = Experiments.meanStd(v);
-        return String.format(Locale.ROOT, "%." + digits + "g +- %.2g", ms[0], ms[1]);
+        return String.format(Locale.ROOT, "%." + digits + "g +- %.2g", ms[0], ms[1])
+                + (v.length < rs.size() ? " (" + (rs.size() - v.length) + " failed)" : "");
     }
 
     static Map<String, Object> json(ScoringRulesExperiment.Config c, List<Row> rows) {

@@ -106,19 +106,19 @@ public final class ScoringRulesExperiment {
                         HeadRun.Result r = HeadRun.run(preset, v.loss(), c.trainer(), in, testFold,
                                 ProgressListener.none());
                         Checks.require(r.lossNote().isEmpty(), "%s: %s", v.label(), r.lossNote());
-                        row = new Row(in.label(), v, fold, r.nll01(), r.crps(), r.width90(), r.coverage90(), range,
+                        row = new Row(full.label(), v, fold, r.nll01(), r.crps(), r.width90(), r.coverage90(), range,
                                 r.trainSeconds(), r.epochs());
                     } catch (RuntimeException e) {
                         if (e instanceof IllegalArgumentException) {
                             throw e;
                         }
-                        log.accept(in.label() + " fold " + fold + " " + v.label() + ": FAILED " + e.getMessage());
-                        row = new Row(in.label(), v, fold, Double.NaN, Double.NaN, Double.NaN, Double.NaN, range,
+                        log.accept(full.label() + " fold " + fold + " " + v.label() + ": FAILED " + e.getMessage());
+                        row = new Row(full.label(), v, fold, Double.NaN, Double.NaN, Double.NaN, Double.NaN, range,
                                 Double.NaN, 0);
                     }
                     rows.add(row);
                     log.accept(String.format(Locale.ROOT, "%s fold %d %-18s NLL01 %8.4f  CRPS %.5g  width90 %.5g  "
-                            + "cov90 %.3f  (%.1f s, %d epochs)", in.label(), fold, v.label(), row.nll01(), row.crps(),
+                            + "cov90 %.3f  (%.1f s, %d epochs)", full.label(), fold, v.label(), row.nll01(), row.crps(),
                             row.width90(), row.coverage90(), row.seconds(), row.epochs()));
                 }
             }
@@ -150,7 +150,8 @@ public final class ScoringRulesExperiment {
         System.arraycopy(test, 0, rows, 0, test.length);
         System.arraycopy(order, 0, rows, test.length, maxTrain);
         java.util.Arrays.fill(folds, test.length, rows.length, 1);
-        return new InputData(in.label(), in.data().subset(rows), io.regheads.core.data.Folds.of(folds),
+        return new InputData(in.label() + " (fold " + fold + " as fold 0, " + maxTrain + " training rows)",
+                in.data().subset(rows), io.regheads.core.data.Folds.of(folds),
                 in.splitSource() + ", " + maxTrain + " training rows of fold " + fold);
     }
 

@@ -25,6 +25,7 @@ class ScoringRulesCommandTest {
         }
         assertTrue(r.out().contains("| mdn:crps vs ce | "), r.out());
         assertTrue(r.out().contains("| quantile:pinball (baseline) | - | - | - | - |"), r.out());
+        assertTrue(r.out().contains(" | 0/1 |\n"), r.out()); // failed fits
         String json = Files.readString(tmp.resolve("scoring-rules.json"));
         assertEquals(3, json.split("\"variant\"", -1).length - 1, json);
         assertTrue(!json.contains("NaN"), json);

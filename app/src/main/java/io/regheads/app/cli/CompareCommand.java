@@ -118,7 +118,7 @@ final class CompareCommand implements Callable<Integer> {
         for (HeadCatalog.Preset p : chosen) {
             presets.add(training.configured(p, headOptions, chosen.size() == 1));
         }
-        decoding.check();
+        decoding.check(false);
         if (data == null && (target != null || split != null || delimiter != null)) {
             throw new IllegalArgumentException("--target, --split and --delimiter need --data");
         }

@@ -11,6 +11,7 @@ import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.HeadRegistry;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +30,8 @@ import java.util.function.Supplier;
  * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
  * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
  * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
- * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE), and two heads trained only when named
+ * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE), {@code quantile} (99 non-crossing
+ * quantiles, pinball loss), and two heads trained only when named
  * ({@link #registerOptional}): {@code repeat-decoder} (normalized base-2 digits written three times, majority
  * vote) and {@code hamming-decoder} (Hamming-ordered binary codes). A new head ({@link HeadSpec}) variant joins
  * {@code compare}, {@code uci} and the plots by one {@link #register} call (or one line in {@link #standard()});
@@ -91,7 +93,8 @@ public final class HeadCatalog {
      * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
      * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
      * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
-     * the default encoder's width, as the xVal paper sets it; point head); trained only when named: repeat-decoder
+     * the default encoder's width, as the xVal paper sets it; point head), quantile (99 equally spaced levels, pinball
+     * loss; piecewise-linear cdf with exponential tails); trained only when named: repeat-decoder
      * (base 2, 5 digits written 3 times, the same block: 32 768 sequences per row, enumerated exactly for the voted
      * distribution) and hamming-decoder (8-bit Hamming-ordered codes, the same block).
      */
@@ -110,6 +113,8 @@ public final class HeadCatalog {
                 () -> UnnormalizedDecoderSpec.small(10, 1, 3)));
         c.register(new Preset("xval", "xVal number head: MLP (256 GELU units) -> one value; Gaussian with sigma = "
                 + "held-out RMSE", null, () -> new XValSpec(256, false)));
+        c.register(new Preset("quantile", "99 non-crossing quantiles (pinball loss); piecewise-linear cdf with "
+                + "exponential tails", null, QuantileSpec::new));
         c.registerOptional(new Preset("repeat-decoder", "normalized digit decoder with repetitions: base 2, 5 digits "
                 + "written 3 times, majority vote; 1 block (d 32, 1 head)", null,
                 () -> RepeatedDecoderSpec.small(2, 5, 3)));

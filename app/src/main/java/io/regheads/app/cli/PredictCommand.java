@@ -3,6 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.TargetTransform;
+import io.regheads.core.dist.PointLoss;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
@@ -42,7 +43,9 @@ import picocli.CommandLine.Option;
  * it (the model's own target column too, unless it is named by {@code --target}). A model that records no names
  * takes them by position.
  *
- * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; for a model that learned NaN
+ * <p>Output: a CSV file with the header {@code mean,median[,point],q<level>...[,log_density]} ({@code point}: with
+ * {@code --point LOSS}, the point that minimises the expected LOSS under the row's prediction, {@link
+ * PredictiveDistribution#point}); for a model that learned NaN
  * and infinite targets (a decoder with special tokens) also {@code p_nan,p_posinf,p_neginf}, the probabilities of
  * those outcomes (mean, median and quantiles then describe the finite part), and with {@code --target} the column
  * {@code log_likelihood} instead of {@code log_density}: the log density of a finite y plus {@code log P(finite)},
@@ -144,9 +147,10 @@ final class PredictCommand implements Callable<Integer> {
         Checks.require(interval == null || (interval > 0 && interval < 1), "--interval must be in (0, 1), got %s",
                 interval);
         Checks.require(!conformal || interval != null, "--conformal needs --interval LEVEL");
-        decoding.check();
+        decoding.check(true);
         RegressionModel m = RegressionModel.load(model);
-        Decoding dec = decoding(m);
+        PointColumn pointColumn = new PointColumn(decoding.pointLoss() == null ? decoding(m) : null,
+                decoding.pointLoss());
         if (conformal) {
             ConformalIntervals ci = m.conformalIntervals().orElseThrow(() -> new IllegalArgumentException(
                     "--conformal: " + model + " has no conformal intervals; fit them with 'regheads calibrate'"));
@@ -166,10 +170,10 @@ final class PredictCommand implements Callable<Integer> {
             Path tmp = Files.createTempFile(dir, "." + out.getFileName(), ".part");
             try {
                 try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    w.write(outputHeader(levels, c.target >= 0, special, dec != null)
+                    w.write(outputHeader(levels, c.target >= 0, special, pointColumn.any())
                             + (interval == null ? "" : ",lower,upper"));
                     w.newLine();
-                    rows = score(in, c, m, levels, special, dec, w, t0);
+                    rows = score(in, c, m, levels, special, pointColumn, w, t0);
                 }
                 Checks.require(rows > 0, "%s has no data rows", data);
                 move(tmp, out);
@@ -185,9 +189,12 @@ final class PredictCommand implements Callable<Integer> {
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
         o.printf(Locale.ROOT, "predicted %d rows in %.1f s (%.0f rows/s): %s%n", rows, seconds, rows / seconds, out);
-        if (dec != null) {
+        if (pointColumn.decoding() != null) {
             String note = decoding.note(m.config().head().name(), m.head().generatesTokens());
-            o.println("point: " + describe(dec, m.head().generatesTokens()) + (note.isEmpty() ? "" : "; note: " + note));
+            o.println("point: " + describe(pointColumn.decoding(), m.head().generatesTokens())
+                    + (note.isEmpty() ? "" : "; note: " + note));
+        } else if (pointColumn.loss() != null) {
+            o.println("point: the prediction that minimises the expected " + pointColumn.loss().label() + " cost");
         }
         o.flush();
         return 0;
@@ -231,6 +238,33 @@ final class PredictCommand implements Callable<Integer> {
         return sb.toString();
     }
 
+    /**
+     * What the {@code point} column holds: a decoded point prediction ({@code --point} with an estimate such as
+     * {@code sample-mean}), or the point that minimises an expected cost ({@code --point mape}, {@code pinball:0.9},
+     * ...: {@link PredictiveDistribution#point(PointLoss)}), or nothing.
+     */
+    private record PointColumn(Decoding decoding, PointLoss loss) {
+        boolean any() {
+            return decoding != null || loss != null;
+        }
+
+        /** The chunk's points, or null without the column; a refused row named by its data row. */
+        double[] points(RegressionModel m, double[][] xs, List<String> names, PredictiveDistribution d,
+                long chunkIndex, long rowsBefore) {
+            if (loss != null) {
+                try {
+                    return d.point(loss);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--point " + loss.label() + " (row 0 below is data row "
+                            + (rowsBefore + 1) + "): " + e.getMessage(), e);
+                }
+            }
+            // each chunk its own stream of samples: the seed mixed with the chunk's index
+            return decoding == null ? null : m.predictPoint(xs, names, decoding.withSamples(decoding.samples(),
+                    decoding.seed() + 0x9E3779B97F4A7C15L * chunkIndex));
+        }
+    }
+
     /** Where the features and the observed target are in the file's rows. */
     private record Columns(int target, int[] features, List<String> names) {}
 
@@ -270,7 +304,7 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /** Reads, predicts and writes every row; returns the count. */
-    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, Decoding dec,
+    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, PointColumn pc,
             BufferedWriter w, long t0) throws IOException {
         long rows = 0;
         int width = in.header().size();
@@ -295,8 +329,7 @@ final class PredictCommand implements Callable<Integer> {
             double[] mean = d.mean();
             double[][] q = d.quantiles(all);
             // each chunk its own stream of samples: the seed mixed with the chunk's index
-            double[] point = dec == null ? null : m.predictPoint(xs, c.names, dec.withSamples(dec.samples(),
-                    dec.seed() + 0x9E3779B97F4A7C15L * chunkIndex));
+            double[] point = pc.points(m, xs, c.names, d, chunkIndex, rows);
             double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
             SpecialValues sv = special ? (SpecialValues) d : null;
             double[] logp = c.target < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
@@ -360,8 +393,8 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /**
-     * The output header: {@code mean,median,q<level>...[,log_density]}, or with special values {@code
-     * mean,median,q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
+     * The output header: {@code mean,median[,point],q<level>...[,log_density]}, or with special values {@code
+     * mean,median[,point],q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
      */
     static String outputHeader(double[] levels, boolean target, boolean special) {
         return outputHeader(levels, target, special, false);

@@ -7,6 +7,7 @@ import io.regheads.app.experiments.DecoderSizeCommand;
 import io.regheads.app.experiments.DensityCommand;
 import io.regheads.app.experiments.HammingCommand;
 import io.regheads.app.experiments.RepeatMeanCommand;
+import io.regheads.app.experiments.ScoringRulesCommand;
 import io.regheads.core.train.TrainingFailedException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -49,7 +50,7 @@ import picocli.CommandLine.Command;
         subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, SettingsCommand.class,
             EvaluateCommand.class, CalibrateCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
-            DecoderSizeCommand.class, RepeatMeanCommand.class,
+            DecoderSizeCommand.class, RepeatMeanCommand.class, ScoringRulesCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code when everything trained. */

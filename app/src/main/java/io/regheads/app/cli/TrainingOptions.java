@@ -32,9 +32,9 @@ final class TrainingOptions {
     static final int DEFAULT_WIDTH = 256;
 
     @Option(names = "--loss", paramLabel = "EXPR",
-            description = "Training loss (ce, mse, ce+0.3*ntl-was, gce:0.5, ntl-was-cdf:0.5, ...: see the user "
-                    + "guide). With several heads it applies to every head whose output takes it; the others keep "
-                    + "their default and a note says so. Default: each head's own.")
+            description = "Training loss (ce, mse, ce+0.3*ntl-was, gce:0.5, ntl-was-cdf:0.5, crps, ce+0.5*crps, ...: see "
+                    + "the user guide). With several heads it applies to every head whose output takes it; the others "
+                    + "keep their default and a note says so. Default: each head's own.")
     String loss;
 
     @Option(names = {"-H", "--head-option"}, paramLabel = "KEY=VALUE",

@@ -99,7 +99,8 @@ class CompareCommandTest {
         assertEquals(0, r.exit(), r.err());
         String json = r.out().strip();
         assertTrue(json.startsWith("{\"command\":\"compare\",\"dataset\":\"lin\",\"rows\":60,\"features\":2"), json);
-        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"}) {
+        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+            "quantile"}) {
             for (int k = 0; k < 2; k++) {
                 assertTrue(json.contains("{\"head\":\"" + head + "\""), head);
                 for (String kind : new String[] {"intervals", "pit"}) {
@@ -111,13 +112,14 @@ class CompareCommandTest {
                 }
             }
         }
-        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 6 heads x 2 folds
-        assertEquals(12, count(json, "\"testRows\":6"));
-        assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
+        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 7 heads x 2 folds
+        assertEquals(14, count(json, "\"testRows\":6"));
+        assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head but quantile trains with --loss");
+        assertEquals(2, count(json, "\"loss\":\"pinball\""), "quantile outputs take pinball and crps only");
         assertEquals(2, count(json, "\"pointEstimate\":\"auto\""),
                 "the unnormalized decoder reports its certified mean, else its median");
-        assertEquals(10, count(json, "\"pointEstimate\":\"mean\""));
-        assertTrue(json.contains("\"notes\":[]"), json);
+        assertEquals(12, count(json, "\"pointEstimate\":\"mean\""));
+        assertTrue(json.contains("\"notes\":[\"ce+0.3*ntl-was does not apply to quantile; used pinball\"]"), json);
         assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
     }
 
@@ -266,8 +268,9 @@ class CompareCommandTest {
                 "--temperature, --top-k, --top-p and --samples act on --point sample-mean or sample-median, got "
                         + "--point (each head's own)");
         assertOneLineError(CliTestSupport.run("compare", "--point", "typical", "--quiet"),
-                "--point: point estimate must be one of [mean, median, mode, greedy, sample-mean, sample-median, "
-                        + "auto], got 'typical'");
+                "--point must be an estimate (mean, median, mode, greedy, sample-mean, sample-median, auto) or, in "
+                        + "predict, a cost (mse, mae, mape, pinball:<tau>, linlin:<under>,<over>, linex:<a>), got "
+                        + "'typical'");
         assertOneLineError(CliTestSupport.run("compare", "--point", "sample-mean", "--top-p", "1.5", "--quiet"),
                 "topP must be in (0, 1], got 1.5");
     }

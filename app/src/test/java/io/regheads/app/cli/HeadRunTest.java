@@ -167,7 +167,7 @@ class HeadRunTest {
         o.temperature = 0.5;
         o.topK = 2;
         o.samples = 32;
-        o.check();
+        o.check(false);
         io.regheads.core.head.Decoding expected = io.regheads.core.head.Decoding.of(
                 io.regheads.core.head.PointEstimate.SAMPLE_MEAN).withSampling(0.5, 2, 1.0).withSamples(32, 5);
         HeadRun.Result dec = HeadRun.run(HeadCatalog.standard().select("decoder").get(0), null,

@@ -57,15 +57,15 @@ class SmallPartsTest {
     @Test
     void catalogSelectsInOrderAndTakesNewHeadsByName() {
         HeadCatalog c = HeadCatalog.standard();
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile",
                 "repeat-decoder", "hamming-decoder"), c.names());
         // the coded decoders are trained only when named: "all heads" leaves them out
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile"),
                 c.select(null).stream().map(HeadCatalog.Preset::name).toList());
         assertEquals(c.select(null).stream().map(HeadCatalog.Preset::name).toList(), c.defaultNames());
         assertEquals("hamming-decoder", c.select("hamming-decoder").get(0).name());
         assertEquals("--heads: unknown head 'histgram'; did you mean 'histogram'? known heads are pointwise, "
-                + "histogram, mdn, decoder, unnormalized-decoder, xval, repeat-decoder, hamming-decoder",
+                + "histogram, mdn, decoder, unnormalized-decoder, xval, quantile, repeat-decoder, hamming-decoder",
                 assertThrows(IllegalArgumentException.class, () -> c.select("histgram")).getMessage());
         // a variant label of changed settings reads back over the preset, and a preset's own spec is its preset label
         assertEquals("bins=32,tails=true", c.label("histogram", new io.regheads.heads.histogram.HistogramSpec(32, true)));
@@ -79,7 +79,7 @@ class SmallPartsTest {
         c.register(new HeadCatalog.Preset("mdn3", "3-component mixture", "MDN", () -> new MixtureSpec(3)));
         HeadCatalog.Preset p = c.select("mdn3").get(0);
         assertEquals(new MixtureSpec(3), p.spec().get());
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval", "quantile",
                 "repeat-decoder", "hamming-decoder", "mdn3"), c.names());
         assertThrows(IllegalArgumentException.class,
                 () -> new HeadCatalog.Preset("a,b", "", null, () -> new MixtureSpec(1)));

@@ -9,6 +9,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,6 +41,7 @@ public final class HeadRegistry {
         m.put(XValSpec.KIND.name(), XValSpec::of);
         m.put(RepeatedDecoderSpec.KIND.name(), RepeatedDecoderSpec::of);
         m.put(HammingDecoderSpec.KIND.name(), HammingDecoderSpec::of);
+        m.put(QuantileSpec.KIND.name(), QuantileSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

@@ -20,7 +20,8 @@ import java.util.Locale;
  * Names: {@code ce}, {@code mse} (alias of {@code ntl-mse}: on a scalar output it is the squared error),
  * {@code mae} / {@code ntl-mae}, {@code huber} / {@code ntl-huber} (number option: delta, default 1), {@code
  * ntl-was}, {@code ntl-was-cdf} (number option: sigma, see below), {@code gce} (number option: sigma, default 0.5, the
- * NTL paper's best).
+ * NTL paper's best), {@code crps} (the continuous ranked probability score in closed form, e.g. {@code
+ * ce+0.5*crps}) and {@code pinball} (the quantile head's pinball loss averaged over its levels).
  *
  * <p>{@code ntl-was-cdf} compares the predicted distribution over the number tokens with a target distribution: the
  * point mass at the label without a number, or with one, {@code ntl-was-cdf:sigma}, the discrete Gaussian of width
@@ -104,9 +105,11 @@ public final class LossSpec {
             case "ntl-was-cdf" -> param == null ? Losses.ntlWasCdf()
                     : Losses.ntlWasCdf(TargetDistribution.gaussian(param));
             case "gce" -> Losses.gce(param == null ? 0.5 : param);
+            case "crps" -> Losses.crps();
+            case "pinball" -> Losses.pinball();
             default -> throw new IllegalArgumentException("loss term '" + term + "' in '" + spec
                     + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf[:sigma],"
-                    + " gce[:sigma], with :place, :number or :all on NTL terms");
+                    + " gce[:sigma], crps, pinball, with :place, :number or :all on NTL terms");
         };
     }
 

@@ -20,6 +20,8 @@ class LossSpecTest {
         assertTrue(LossSpec.parse("ce+0.3*ntl-huber:0.5,number").name().contains("ntl-huber(delta=0.5):number"),
                 LossSpec.parse("ce+0.3*ntl-huber:0.5,number").name());
         assertTrue(LossSpec.parse("huber:number,0.5").name().contains(":number"));
+        assertEquals("ce+0.5*crps", LossSpec.parse("ce + 0.5*CRPS").name());
+        assertEquals("pinball+0.5*crps", LossSpec.parse("pinball+0.5*crps").name());
     }
 
     @Test
@@ -32,6 +34,8 @@ class LossSpecTest {
         assertThrows(IllegalArgumentException.class, () -> LossSpec.parse("gce:0.5,0.7"));
         assertThrows(IllegalArgumentException.class, () -> LossSpec.parse("ntl-was-cdf:0")); // sigma must be > 0
         assertThrows(IllegalArgumentException.class, () -> LossSpec.parse("ntl-was-cdf:0.5,0.7"));
+        assertThrows(IllegalArgumentException.class, () -> LossSpec.parse("crps:0.5")); // takes no number
+        assertThrows(IllegalArgumentException.class, () -> LossSpec.parse("crps:place")); // not an NTL term
     }
 
     /**

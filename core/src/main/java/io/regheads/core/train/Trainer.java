@@ -45,11 +45,15 @@ import org.slf4j.LoggerFactory;
  *   <li>Before the first step the validation loss L0 of the initial weights is computed (without validation,
  *       L0 is the first batch's training loss).</li>
  *   <li>Divergence ends the run with {@link TrainingResult.StopReason#DIVERGED}: a non-finite training loss,
- *       gradient norm (checked when clipping) or validation loss; a training loss (per step) or validation loss
- *       (per epoch) L with {@code L - L0 > }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}; a parameter, checked
- *       at each epoch's end, that is not finite or larger in magnitude than {@value #PARAMETER_GROWTH} times
- *       max(its run's largest initial magnitude, 1) (a non-finite gradient shows up here, or as a non-finite loss
- *       at the next step); or an exception from the model while such a parameter is present (the model refused
+ *       gradient norm (checked when clipping) or validation loss; a training loss far above L0 ({@code L - L0 >
+ *       }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}) in {@value #SPIKE_STEPS} consecutive steps, or in fewer
+ *       (a spike) when the run has not recovered by the epoch's end: the validation loss after the epoch (without
+ *       validation, the mean training loss of the steps after the epoch's last spike) is not below L0 (a mixture
+ *       density head's batch loss can jump a thousandfold for one step when a row meets the weights of the moment
+ *       badly, on the larger UCI sets in the first epoch, and the run goes on to learn); a validation loss (per
+ *       epoch) that far above L0; a parameter, checked at each epoch's end, that is not finite or larger in
+ *       magnitude than {@value #PARAMETER_GROWTH} times max(its run's largest initial magnitude, 1) (a non-finite
+ *       gradient shows up here, or as a non-finite loss at the next step); or an exception from the model while such a parameter is present (the model refused
  *       its own non-finite output; with healthy parameters the exception is rethrown as the error it is). The
  *       message says what, where and what to try, e.g. {@code "training diverged: validation loss 2.229e+11 at
  *       epoch 1 is far above its value before training (0.04130); try a lower learning rate (now 10.0) or gradient
@@ -85,6 +89,11 @@ public final class Trainer {
      * the loss before training.
      */
     public static final double EXPLOSION_FACTOR = 100;
+    /**
+     * Consecutive steps whose training loss is far above L0 (see {@link #EXPLOSION_FACTOR}) that count as divergence;
+     * fewer are a spike the run goes on through.
+     */
+    public static final int SPIKE_STEPS = 3;
     /** A parameter counts as exploded beyond {@code PARAMETER_GROWTH * max(largest initial |parameter|, 1)}. */
     public static final double PARAMETER_GROWTH = 1e6;
     /** Rows passed to {@link TrainableModel#diagnose} after training. */
@@ -236,11 +245,15 @@ public final class Trainer {
                 }
             }
             int bad = 0;
+            int farSteps = 0; // consecutive steps with a training loss far above L0
             int epoch = 0;
             while (epoch < config.maxEpochs()) {
                 epoch++;
                 PermutationSampler.shuffle(rng, order);
                 double sum = 0;
+                String spike = null; // the epoch's first training loss far above L0, described
+                double afterSpike = 0; // row-weighted training loss of the steps after the epoch's last spike
+                int afterSpikeRows = 0;
                 for (int step = 1; step <= stepsPerEpoch; step++) {
                     int from = (step - 1) * b;
                     int count = Math.min(b, n - from);
@@ -261,9 +274,21 @@ public final class Trainer {
                     }
                     if (Double.isNaN(initialLoss)) {
                         initialLoss = loss; // without validation: the first batch's loss, before any update
-                    } else if (farAbove(loss)) {
+                    } else if (!farAbove(loss)) {
+                        farSteps = 0;
+                        afterSpike += loss * count;
+                        afterSpikeRows += count;
+                    } else if (++farSteps >= SPIKE_STEPS) {
                         return diverged(epoch, String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far "
-                                + "above its value before training (%.4g)", loss, epoch, step, initialLoss), true);
+                                + "above its value before training (%.4g) for %d steps in a row", loss, epoch, step,
+                                initialLoss, farSteps), true);
+                    } else {
+                        if (spike == null) {
+                            spike = String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far above its "
+                                    + "value before training (%.4g)", loss, epoch, step, initialLoss);
+                        }
+                        afterSpike = 0;
+                        afterSpikeRows = 0;
                     }
                     if (config.clipping()) {
                         double norm = GradientClipping.clipByGlobalNorm(params, config.clipNorm());
@@ -285,6 +310,12 @@ public final class Trainer {
                 double trainLoss = sum / n;
                 trainLosses.add(trainLoss);
                 if (validation == null) {
+                    if (spike != null && !(afterSpikeRows > 0 && afterSpike / afterSpikeRows < initialLoss)) {
+                        trainLosses.remove(trainLosses.size() - 1);
+                        return diverged(epoch, spike + (afterSpikeRows == 0 ? " and no step of the epoch followed it"
+                                : String.format(Locale.ROOT, " and the mean training loss of the epoch's steps after it "
+                                        + "(%.4g) is not below that", afterSpike / afterSpikeRows)), true);
+                    }
                     validationLosses.add(Double.NaN);
                     bestEpoch = epoch;
                     copy(true); // the last completed epoch is the fallback after a divergence
@@ -306,6 +337,11 @@ public final class Trainer {
                                     + "training (%.4g)", val, epoch, initialLoss)
                             : "validation loss " + val + " at epoch " + epoch;
                     return diverged(epoch, what, true);
+                }
+                if (spike != null && !(val < initialLoss)) {
+                    trainLosses.remove(trainLosses.size() - 1);
+                    return diverged(epoch, spike + String.format(Locale.ROOT, " and the validation loss after the "
+                            + "epoch (%.4g) is not below that", val), true);
                 }
                 validationLosses.add(val);
                 if (bestEpoch == 0 || val < bestVal) {

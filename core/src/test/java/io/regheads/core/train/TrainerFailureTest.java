@@ -50,15 +50,72 @@ class TrainerFailureTest {
 
     @Test
     void aLearningRateThatOvershootsIsCaughtLongBeforeOverflow() {
-        // Adam moves every weight by about lr per step: at lr 1000 the second batch's MSE is near 1e6, far above the
-        // loss before training (about 1.1)
+        // Adam moves every weight by about lr per step: at lr 1000 the MSE of the second batch on is near 1e6, far
+        // above the loss before training (about 1.1); the third such step in a row (step 4) ends the run
         TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1000).withSeed(1);
         TrainingResult r = new Trainer(config).fit(new LinearRegressionModel(2), data(100));
         assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
-        assertTrue(r.message().matches("training diverged: training loss \\S+ at epoch 1, step 2 is far above its value "
-                + "before training \\(\\S+\\); try a lower learning rate \\(now 1\\.00e\\+03\\) or gradient clipping "
-                + "\\(clipNorm\\)"), r.message());
+        assertTrue(r.message().matches("training diverged: training loss \\S+ at epoch 1, step 4 is far above its value "
+                + "before training \\(\\S+\\) for 3 steps in a row; try a lower learning rate \\(now 1\\.00e\\+03\\) "
+                + "or gradient clipping \\(clipNorm\\)"), r.message());
         assertEquals(0, r.bestEpoch());
+    }
+
+    @Test
+    void oneOrTwoSpikingBatchesAreNotDivergence() {
+        // a mixture density head's batch loss can jump far above L0 for one step when a row meets weights that fit it
+        // very badly; the run recovers, so only SPIKE_STEPS such steps in a row end it. Batch 10 of 90 training rows:
+        // 9 steps per epoch; the spikes are reported losses only, the weights train normally.
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(3);
+        Hooked twoApart = new Hooked((call, loss) -> call == 3 || call == 5 || call == 6 ? 1e6 : loss);
+        TrainingResult r = new Trainer(config).fit(twoApart, data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, r.stopReason(), r.message());
+        assertEquals(3 * 9, twoApart.calls);
+
+        Hooked threeInARow = new Hooked((call, loss) -> call >= 3 && call <= 5 ? 1e6 : loss);
+        TrainingResult d = new Trainer(config).fit(threeInARow, data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, d.stopReason());
+        assertTrue(d.message().startsWith("training diverged: training loss 1.000e+06 at epoch 1, step 5 is far above "
+                + "its value before training ("), d.message());
+        assertTrue(d.message().contains(") for 3 steps in a row; try a lower learning rate"), d.message());
+        assertEquals(Trainer.SPIKE_STEPS, 3, "the test's spike pattern assumes 3");
+    }
+
+    @Test
+    void aSpikeTheRunDoesNotRecoverFromDiverges() {
+        // one spiking step, after which the weights stay spoilt (b held at 5: validation MSE near 22, above L0 but
+        // not 100 times above it): the validation loss after the epoch is not below L0
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(3);
+        Hooked spoilt = new Hooked((call, loss) -> call == 3 ? 1e6 : loss) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                double loss = super.trainStep(x, y, arena);
+                if (calls >= 3) {
+                    inner.b.value().putScalar(0, 5.0);
+                }
+                return loss;
+            }
+        };
+        TrainingResult r = new Trainer(config).fit(spoilt, data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: training loss 1\\.000e\\+06 at epoch 1, step 3 is far above its "
+                + "value before training \\(\\S+\\) and the validation loss after the epoch \\(\\S+\\) is not below that; "
+                + "try a lower learning rate.*"), r.message());
+        assertEquals(0, r.bestEpoch());
+    }
+
+    @Test
+    void withoutValidationTheStepsAfterASpikeMustRecover() {
+        // 90 rows, batch 10, no validation: 9 steps per epoch; L0 is the first batch's loss
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(2)
+                .withValidationFraction(0);
+        Hooked recovers = new Hooked((call, loss) -> call == 3 ? 1e6 : loss);
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, new Trainer(config).fit(recovers, data(90)).stopReason());
+        Hooked lastStep = new Hooked((call, loss) -> call == 9 ? 1e6 : loss);
+        TrainingResult r = new Trainer(config).fit(lastStep, data(90));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: training loss 1\\.000e\\+06 at epoch 1, step 9 is far above its "
+                + "value before training \\(\\S+\\) and no step of the epoch followed it; .*"), r.message());
     }
 
     @Test

@@ -49,6 +49,7 @@ import picocli.CommandLine.Command;
         subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, EvaluateCommand.class, CalibrateCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
             DecoderSizeCommand.class, RepeatMeanCommand.class,
+            DefaultsCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code when everything trained. */

@@ -122,7 +122,7 @@ record DefaultsStudy(String name, String question, List<Arm> arms) {
                 + "with tails and ce, MDN 10 components)", patience));
 
         List<Arm> histLoss = new ArrayList<>();
-        for (String loss : new String[] {"ce", "gce:0.0075", "gce:0.02", "gce:0.05"}) {
+        for (String loss : new String[] {"ce", "gce:0.0075", "gce:0.02", "gce:0.05", "gce:0.1"}) {
             histLoss.add(new Arm("histogram", loss, histogramCe, loss, trainer(PATIENCE)));
         }
         s.add(new DefaultsStudy("histogram-loss", "the histogram's loss: ce or Gaussian-smoothed targets gce:SIGMA "

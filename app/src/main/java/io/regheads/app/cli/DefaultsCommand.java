@@ -68,7 +68,7 @@ final class DefaultsCommand implements Callable<Integer> {
 
     @Option(names = "--studies", paramLabel = "LIST", defaultValue = "all",
             description = "Comma-separated studies, or all: patience, histogram-loss, histogram-bins, decoder-loss, "
-                    + "mdn-optimizer, weight-decay. Default: ${DEFAULT-VALUE}.")
+                    + "mdn-optimizer, weight-decay, heads, heads-decoder. Default: ${DEFAULT-VALUE}.")
     String studies;
 
     @Option(names = "--epochs", paramLabel = "N", defaultValue = "100",

@@ -1,5 +1,6 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.train.Trainer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -127,14 +128,18 @@ final class DefaultsReport {
         sb.append("```\n").append(command).append("\n```\n\n");
         sb.append(String.format(Locale.ROOT, "Seed %d; each head's preset with the library's defaults, trained on the "
                 + "whole training part of each fold for at most %d epochs. Spike: the largest mini-batch training "
-                + "loss minus the first batch's (taken before any update), over max(|first|, 1).%n%n", seed, epochs));
+                + "loss minus the first batch's (taken before any update), over max(|first|, 1); fits with a spike "
+                + "above %.0f: those a rule that stops at the first batch that far above the loss before training "
+                + "would end (the trainer stops after %d such batches in a row, or when the run has not recovered by "
+                + "the epoch's end).%n%n", seed, epochs, Trainer.EXPLOSION_FACTOR, Trainer.SPIKE_STEPS));
         List<String> failures = new ArrayList<>();
         for (String head : study.heads()) {
             DefaultsStudy.Arm arm = study.arms(head).get(0);
             sb.append("### ").append(head).append(" (trainer: ").append(arm.trainer(seed, epochs)).append(", loss ")
-                    .append(arm.loss()).append(")\n\n| dataset | fits | diverged | other failures | epochs (mean) | "
-                            + "worst spike | train s (mean) |\n|---|---|---|---|---|---|---|\n");
-            int[] total = new int[3];
+                    .append(arm.loss()).append(String.format(Locale.ROOT, ")%n%n| dataset | fits | diverged | "
+                            + "other failures | epochs (mean) | worst spike | fits with a spike above %.0f | train s (mean) "
+                            + "|%n|---|---|---|---|---|---|---|---|%n", Trainer.EXPLOSION_FACTOR));
+            int[] total = new int[4];
             for (String d : datasets) {
                 int fits = 0;
                 int diverged = 0;
@@ -142,6 +147,7 @@ final class DefaultsReport {
                 double ep = 0;
                 double secs = 0;
                 double spike = Double.NEGATIVE_INFINITY;
+                int spiking = 0;
                 for (int k : folds.get(d)) {
                     Map<String, Object> r = store.get("divergence|" + arm.key(d, k, seed, epochs));
                     if (r == null) {
@@ -157,7 +163,9 @@ final class DefaultsReport {
                     ep += value(r, "epochs");
                     secs += value(r, "trainSeconds");
                     double first = value(r, "firstStepLoss");
-                    spike = Math.max(spike, (value(r, "maxStepLoss") - first) / Math.max(Math.abs(first), 1));
+                    double rise = (value(r, "maxStepLoss") - first) / Math.max(Math.abs(first), 1);
+                    spike = Math.max(spike, rise);
+                    spiking += rise > Trainer.EXPLOSION_FACTOR ? 1 : 0;
                 }
                 if (fits == 0) {
                     continue;
@@ -165,10 +173,12 @@ final class DefaultsReport {
                 total[0] += fits;
                 total[1] += diverged;
                 total[2] += failed;
-                sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f | %.3g | %.1f |%n", d, fits, diverged,
-                        failed, ep / fits, spike, secs / fits));
+                total[3] += spiking;
+                sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f | %.3g | %d | %.1f |%n", d, fits,
+                        diverged, failed, ep / fits, spike, spiking, secs / fits));
             }
-            sb.append(String.format(Locale.ROOT, "| all | %d | %d | %d | | | |%n%n", total[0], total[1], total[2]));
+            sb.append(String.format(Locale.ROOT, "| all | %d | %d | %d | | | %d | |%n%n", total[0], total[1], total[2],
+                    total[3]));
         }
         sb.append("Failed fits: ").append(failures.size()).append("\n\n");
         if (!failures.isEmpty()) {

@@ -31,7 +31,7 @@ record DefaultsStudy(String name, String question, List<Arm> arms) {
     /**
      * One candidate: a head with its settings, a loss and trainer settings.
      *
-     * @param head    head name (a {@link HeadCatalog} name; ranks are taken among the arms of the same head)
+     * @param head    the group the arm is ranked in: a head name, or several heads ranked against each other
      * @param label   the candidate's label in the report, no spaces or {@code |}
      * @param spec    makes the head spec
      * @param loss    loss expression ({@code null}: the spec's default loss)
@@ -56,12 +56,13 @@ record DefaultsStudy(String name, String question, List<Arm> arms) {
         }
 
         /**
-         * {@code dataset|fold|head|settings|loss|trainer}: equal for equal fits, whatever study or label asks for them.
+         * {@code dataset|fold|settings|loss|trainer} (the settings name the head kind): equal for equal fits, whatever
+         * study, group or label asks for them.
          */
         String key(String dataset, int fold, long seed, int epochs) {
             Map<String, String> sorted = new TreeMap<>();
             spec.get().toProperties().forEach((k, v) -> sorted.put(k.toString(), v.toString()));
-            return dataset + "|" + fold + "|" + head + "|" + sorted + "|" + loss + "|" + trainer(seed, epochs);
+            return dataset + "|" + fold + "|" + sorted + "|" + loss + "|" + trainer(seed, epochs);
         }
     }
 
@@ -104,7 +105,8 @@ record DefaultsStudy(String name, String question, List<Arm> arms) {
 
     /**
      * The studies, in the order they were decided: patience (pointwise, histogram, MDN), the histogram's loss, its
-     * bins and tails, the normalized decoder's loss, the MDN's learning rate and clipping, weight decay.
+     * bins and tails, the normalized decoder's loss, the MDN's learning rate and clipping, weight decay; then the heads
+     * against each other with the chosen settings.
      */
     static List<DefaultsStudy> all() {
         List<DefaultsStudy> s = new ArrayList<>();
@@ -163,11 +165,31 @@ record DefaultsStudy(String name, String question, List<Arm> arms) {
             decay.add(new Arm("mdn", "wd=" + num(wd), mdn, null, trainer(PATIENCE).withWeightDecay(wd)));
         }
         s.add(new DefaultsStudy("weight-decay", "AdamW's decoupled weight decay, shared by every head", decay));
+
+        // the heads against each other with the settings chosen above (no choice is made here)
+        List<Arm> heads = new ArrayList<>();
+        heads.add(new Arm("heads", "pointwise", pointwise, null, trainer(PATIENCE)));
+        heads.add(new Arm("heads", "histogram", () -> new HistogramSpec(HISTOGRAM_BINS, HISTOGRAM_TAILS), histChosen,
+                trainer(PATIENCE)));
+        heads.add(new Arm("heads", "mdn", mdn, null, trainer(PATIENCE)));
+        s.add(new DefaultsStudy("heads", "the pointwise, histogram and mixture density heads against each other, each "
+                + "with the settings chosen above", heads));
+        List<Arm> withDecoder = new ArrayList<>(heads);
+        withDecoder.add(new Arm("heads", "decoder", () -> DecoderSpec.small(10, 3), DECODER_LOSS, trainer(PATIENCE)));
+        s.add(new DefaultsStudy("heads-decoder", "as heads, with the normalized decoder (on the units where it ran)",
+                withDecoder));
         return s;
     }
 
+    /** The histogram's bins the histogram-bins study chose. */
+    static final int HISTOGRAM_BINS = 256;
+    /** Whether the histogram-bins study chose half-normal tails. */
+    static final boolean HISTOGRAM_TAILS = true;
+    /** The normalized decoder's loss the decoder-loss study chose. */
+    static final String DECODER_LOSS = "gce:0.5";
+
     /** The histogram loss the histogram-loss study chose, used by the studies after it. */
-    static final String HISTOGRAM_LOSS = "gce:0.02";
+    static final String HISTOGRAM_LOSS = "gce:0.05";
 
     /**
      * The studies named in a comma-separated list ({@code null}, blank or {@code all}: every study), in {@link #all()}

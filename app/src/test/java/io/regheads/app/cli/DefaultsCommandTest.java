@@ -97,7 +97,7 @@ class DefaultsCommandTest {
     void divergenceTrainsTheLibraryDefaults() throws IOException {
         CliTestSupport.Run r = defaults(datasets(), "--divergence", "--heads", "mdn");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("| tiny | 1 | 0 | 0 |"), r.out());
+        assertTrue(r.out().contains("| tiny | 1 | 0 | 0 | 1.0 |"), r.out());
         Map<String, Object> fit = Json.readFlat(Files.readAllLines(tmp.resolve("r.jsonl")).get(0));
         assertEquals(30.0, fit.get("trainRows")); // every fold but 0
         assertEquals(io.regheads.core.train.TrainerConfig.defaults().withMaxEpochs(1).toString(), fit.get("trainer"));

@@ -46,19 +46,23 @@ import org.slf4j.LoggerFactory;
  *       L0 is the first batch's training loss).</li>
  *   <li>Divergence ends the run with {@link TrainingResult.StopReason#DIVERGED}: a non-finite training loss,
  *       gradient norm (checked when clipping) or validation loss; a training loss far above L0 ({@code L - L0 >
- *       }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}) in {@value #SPIKE_STEPS} consecutive steps, or in fewer
- *       (a spike) when the run has not recovered by the epoch's end: the validation loss after the epoch (without
- *       validation, the mean training loss of the steps after the epoch's last spike) is not below L0 (a mixture
- *       density head's batch loss can jump a thousandfold for one step when a row meets the weights of the moment
- *       badly, on the larger UCI sets in the first epoch, and the run goes on to learn); a validation loss (per
- *       epoch) that far above L0; a parameter, checked at each epoch's end, that is not finite or larger in
- *       magnitude than {@value #PARAMETER_GROWTH} times max(its run's largest initial magnitude, 1) (a non-finite
- *       gradient shows up here, or as a non-finite loss at the next step); or an exception from the model while such a parameter is present (the model refused
- *       its own non-finite output; with healthy parameters the exception is rethrown as the error it is). The
- *       message says what, where and what to try, e.g. {@code "training diverged: validation loss 2.229e+11 at
- *       epoch 1 is far above its value before training (0.04130); try a lower learning rate (now 10.0) or gradient
- *       clipping (clipNorm)"} (1-based epoch and step within the epoch). The model gets back the best weights so
- *       far (or, without validation, those at the end of the last completed epoch; the initial ones if none).</li>
+ *       }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}) in {@value #SPIKE_STEPS} consecutive steps; an
+ *       unhealthy epoch followed by another epoch (or the run's end) without recovery. An epoch is unhealthy when its
+ *       validation loss is that far above L0, or when it had a spike (fewer such training losses in a row) and its
+ *       validation loss (without validation: the mean training loss of the steps after its last spike) is not below
+ *       L0; the next epoch recovers when its validation loss (without validation: its mean training loss, and the
+ *       steps after any spike) is below L0. An unhealthy epoch's weights are never kept as the best. (A mixture
+ *       density head's loss can jump a millionfold for a step or an epoch when a row with unusual inputs meets the
+ *       weights of the moment, on the larger UCI sets in the first epochs, and the run then goes on to learn.) A
+ *       parameter, checked at each epoch's end, that is not finite or larger in magnitude than {@value
+ *       #PARAMETER_GROWTH} times max(its run's largest initial magnitude, 1) (a non-finite gradient shows up here, or
+ *       as a non-finite loss at the next step); or an exception from the model while such a parameter is present
+ *       (the model refused its own non-finite output; with healthy parameters the exception is rethrown as the
+ *       error it is). The message says what, where and what to try, e.g. {@code "training diverged: validation loss
+ *       2.229e+11 at epoch 1 is far above its value before training (0.04130); epoch 2 did not recover (validation
+ *       loss 3.100e+12); try a lower learning rate (now 10.0) or gradient clipping (clipNorm)"} (1-based epoch and
+ *       step within the epoch). The model gets back the best weights so far (or, without validation, those at the
+ *       end of the last healthy epoch; the initial ones if none).</li>
  *   <li>A run that did not diverge ends with {@link TrainableModel#diagnose} on up to {@value #DIAGNOSE_ROWS}
  *       validation rows (training rows without validation) and the weights the model keeps; a reported problem
  *       makes it {@link TrainingResult.StopReason#FAILED}, e.g. {@code "training failed: every one of the 100 rows
@@ -246,6 +250,7 @@ public final class Trainer {
             }
             int bad = 0;
             int farSteps = 0; // consecutive steps with a training loss far above L0
+            String suspect = null; // why the last epoch ended unhealthy: the next one must recover, or the run diverged
             int epoch = 0;
             while (epoch < config.maxEpochs()) {
                 epoch++;
@@ -310,15 +315,21 @@ public final class Trainer {
                 double trainLoss = sum / n;
                 trainLosses.add(trainLoss);
                 if (validation == null) {
-                    if (spike != null && !(afterSpikeRows > 0 && afterSpike / afterSpikeRows < initialLoss)) {
+                    boolean healthy = spike == null ? trainLoss < initialLoss || suspect == null
+                            : afterSpikeRows > 0 && afterSpike / afterSpikeRows < initialLoss;
+                    if (!healthy && suspect != null) {
                         trainLosses.remove(trainLosses.size() - 1);
-                        return diverged(epoch, spike + (afterSpikeRows == 0 ? " and no step of the epoch followed it"
-                                : String.format(Locale.ROOT, " and the mean training loss of the epoch's steps after it "
-                                        + "(%.4g) is not below that", afterSpike / afterSpikeRows)), true);
+                        return diverged(epoch, suspect + String.format(Locale.ROOT, "; epoch %d did not recover (mean "
+                                + "training loss %.4g)", epoch, trainLoss), true);
                     }
+                    suspect = healthy ? null : spike + (afterSpikeRows == 0 ? " and no step of the epoch followed it"
+                            : String.format(Locale.ROOT, " and the mean training loss of the epoch's steps after it "
+                                    + "(%.4g) is not below that", afterSpike / afterSpikeRows));
                     validationLosses.add(Double.NaN);
-                    bestEpoch = epoch;
-                    copy(true); // the last completed epoch is the fallback after a divergence
+                    if (suspect == null) {
+                        bestEpoch = epoch;
+                        copy(true); // the last healthy epoch is the fallback after a divergence
+                    }
                     listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss,
                             Double.NaN, Double.NaN, 0, elapsed()));
                     continue;
@@ -330,21 +341,21 @@ public final class Trainer {
                     trainLosses.remove(trainLosses.size() - 1);
                     return numericFailure(e, epoch, "in the validation after epoch " + epoch);
                 }
-                if (!Double.isFinite(val) || farAbove(val)) {
+                if (!Double.isFinite(val)) {
                     trainLosses.remove(trainLosses.size() - 1);
-                    String what = Double.isFinite(val)
-                            ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its value before "
-                                    + "training (%.4g)", val, epoch, initialLoss)
-                            : "validation loss " + val + " at epoch " + epoch;
-                    return diverged(epoch, what, true);
+                    return diverged(epoch, "validation loss " + val + " at epoch " + epoch, true);
                 }
-                if (spike != null && !(val < initialLoss)) {
+                if (suspect != null && !(val < initialLoss)) {
                     trainLosses.remove(trainLosses.size() - 1);
-                    return diverged(epoch, spike + String.format(Locale.ROOT, " and the validation loss after the "
-                            + "epoch (%.4g) is not below that", val), true);
+                    return diverged(epoch, suspect + String.format(Locale.ROOT, "; epoch %d did not recover (validation "
+                            + "loss %.4g)", epoch, val), true);
                 }
+                suspect = farAbove(val) ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its "
+                        + "value before training (%.4g)", val, epoch, initialLoss)
+                        : spike != null && !(val < initialLoss) ? spike + String.format(Locale.ROOT, " and the validation "
+                                + "loss after the epoch (%.4g) is not below that", val) : null;
                 validationLosses.add(val);
-                if (bestEpoch == 0 || val < bestVal) {
+                if (suspect == null && (bestEpoch == 0 || val < bestVal)) {
                     bestVal = val;
                     bestEpoch = epoch;
                     bad = 0;
@@ -360,6 +371,9 @@ public final class Trainer {
                             "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
                             bestEpoch));
                 }
+            }
+            if (suspect != null) {
+                return diverged(epoch, suspect + "; the run ended before it could recover", true);
             }
             if (validation != null) {
                 copy(false);

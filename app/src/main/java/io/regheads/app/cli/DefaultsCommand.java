@@ -5,6 +5,8 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Evaluation;
+import io.regheads.core.train.Progress;
+import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
@@ -16,13 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.commons.rng.sampling.PermutationSampler;
-import org.apache.commons.rng.simple.RandomSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -161,7 +164,7 @@ final class DefaultsCommand implements Callable<Integer> {
     private List<Task> plan(List<DefaultsStudy> chosen, List<String> names, Map<String, int[]> foldLists,
             Map<String, Map<String, Object>> store) {
         List<Task> todo = new ArrayList<>();
-        java.util.Set<String> planned = new java.util.HashSet<>(store.keySet());
+        Set<String> planned = new HashSet<>(store.keySet());
         for (DefaultsStudy s : chosen) {
             for (String n : names) {
                 for (int k : foldLists.get(n)) {
@@ -210,7 +213,7 @@ final class DefaultsCommand implements Callable<Integer> {
                 rows[n++] = i;
             }
         }
-        return java.util.Arrays.copyOf(rows, n);
+        return Arrays.copyOf(rows, n);
     }
 
     private Map<String, Object> fit(Task t, InputData in) {
@@ -264,9 +267,9 @@ final class DefaultsCommand implements Callable<Integer> {
         Folds.Split split = in.folds().split(in.data(), t.fold);
         Map<String, Object> r = base(t, split.train().rows(), 0);
         double[] worst = {Double.NEGATIVE_INFINITY, Double.NaN};
-        io.regheads.core.train.ProgressListener spikes = new io.regheads.core.train.ProgressListener() {
+        ProgressListener spikes = new ProgressListener() {
             @Override
-            public void onStep(io.regheads.core.train.Progress p) {
+            public void onStep(Progress p) {
                 if (Double.isNaN(worst[1])) {
                     worst[1] = p.trainLoss(); // the first step's loss, before any update
                 }

@@ -16,7 +16,7 @@ final class TrainingOptions {
 
     @Option(names = "--loss", paramLabel = "EXPR",
             description = "Training loss, e.g. ce, ce+0.3*ntl-was, ntl-was-cdf, gce:0.5, mse. Applied to every head "
-                    + "whose output takes it; the others keep their default (pointwise: mse; histogram, mdn: ce) and "
+                    + "whose output takes it; the others keep their default (pointwise: mse; histogram: gce:0.05; mdn: ce; decoder: gce:0.5) and "
                     + "the table says so. Default: each head's default.")
     String loss;
 

@@ -86,6 +86,13 @@ class DefaultsCommandTest {
     }
 
     @Test
+    void theCommandLineTrainsWithTheLibrarysDefaults() {
+        io.regheads.core.train.TrainerConfig t = io.regheads.core.train.TrainerConfig.defaults();
+        assertEquals(t.maxEpochs(), CompareCommand.DEFAULT_EPOCHS);
+        assertEquals(t.patience(), CompareCommand.DEFAULT_PATIENCE);
+    }
+
+    @Test
     void tiesShareTheirMeanRankAndAFailedFitRanksLast() {
         @SuppressWarnings("unchecked")
         Map<String, Object>[] unit = new Map[] {Map.of("status", "OK", "nll", 2.0), Map.of("status", "OK", "nll", 1.0),

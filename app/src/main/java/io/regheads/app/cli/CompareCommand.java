@@ -48,9 +48,12 @@ import picocli.CommandLine.Option;
             "2:bad input (file, data or option)",
             "3:unexpected failure or out of memory (more heap: REGHEADS_HEAP=8g)"})
 final class CompareCommand implements Callable<Integer> {
-    /** Default maximum epochs of compare (early stopping usually ends runs sooner). */
+    /**
+     * Default maximum epochs of compare: the library's ({@link TrainerConfig#defaults()}; a constant for the help
+     * texts, a test keeps the two equal).
+     */
     static final int DEFAULT_EPOCHS = 300;
-    /** Default early-stopping patience of compare (5, the trainer default, stops airfoil runs undertrained). */
+    /** Default early-stopping patience of compare: the library's, as {@link #DEFAULT_EPOCHS}. */
     static final int DEFAULT_PATIENCE = 20;
     /** Marks the head with the lowest validation NLL of a fold. */
     static final String CHOSEN = "*";

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
  * The heads the command line knows, by name, each with the preset the commands train.
  *
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
- * densities), {@code histogram} (Riemann head, 100 equal bins on [0, 1] of the min-max scaled target, no tails) and
- * {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit decoder) and
+ * densities), {@code histogram} (Riemann head, 256 equal bins on [0, 1] of the min-max scaled target with half-normal
+ * tails, trained with gce:0.05) and {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit
+ * decoder, trained with gce:0.5) and
  * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
  * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE), {@code quantile} (99 non-crossing
  * quantiles, pinball loss), and two heads trained only when named
@@ -90,7 +91,7 @@ public final class HeadCatalog {
     private final Map<String, List<Variant>> grids = new LinkedHashMap<>();
 
     /**
-     * The heads that exist now: pointwise, histogram (100 bins), mdn (10 components), decoder (normalized, base 10,
+     * The heads that exist now: pointwise, histogram (256 bins, tails), mdn (10 components), decoder (normalized, base 10,
      * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
      * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
      * the default encoder's width, as the xVal paper sets it; point head), quantile (99 equally spaced levels, pinball
@@ -102,12 +103,12 @@ public final class HeadCatalog {
         HeadCatalog c = new HeadCatalog();
         c.register(new Preset("pointwise", "MLP -> one value; Gaussian with sigma = train RMSE", null,
                 () -> new PointwiseSpec(false)));
-        c.register(new Preset("histogram", "Riemann histogram, 100 equal bins on [0,1]", "Riemann",
-                () -> new HistogramSpec(100, false)));
+        c.register(new Preset("histogram", "Riemann histogram, 256 equal bins on [0,1], half-normal tails; loss "
+                + "gce:0.05", "Riemann", () -> new HistogramSpec(256, true)));
         c.register(new Preset("mdn", "Gaussian mixture density, 10 components", "MDN",
                 () -> new MixtureSpec(10)));
-        c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head)",
-                "Normalized decoder", () -> DecoderSpec.small(10, 3)));
+        c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head); loss "
+                + "gce:0.5", "Normalized decoder", () -> DecoderSpec.small(10, 3)));
         c.register(new Preset("unnormalized-decoder", "sign/exponent/mantissa decoder on raw y, base 10, E 1, M 3, "
                 + "1 block (d 32, 1 head); point = auto (certified mean, else median)", "Unnormalized decoder",
                 () -> UnnormalizedDecoderSpec.small(10, 1, 3)));

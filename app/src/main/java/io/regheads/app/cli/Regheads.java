@@ -51,6 +51,7 @@ import picocli.CommandLine.Command;
             EvaluateCommand.class, CalibrateCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
             DecoderSizeCommand.class, RepeatMeanCommand.class, ScoringRulesCommand.class,
+            DefaultsCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code when everything trained. */

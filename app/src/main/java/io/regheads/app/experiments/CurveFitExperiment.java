@@ -179,7 +179,7 @@ public final class CurveFitExperiment {
             grid[i] = -1 + 2.0 * i / (points - 1);
             gx[i][0] = grid[i];
         }
-        TrainerConfig trainer = TrainerConfig.defaults().withSeed(c.seed()).withMaxEpochs(c.epochs())
+        TrainerConfig trainer = Experiments.paperTrainer().withSeed(c.seed()).withMaxEpochs(c.epochs())
                 .withLearningRate(c.learningRate()).withValidationFraction(0);
         List<Fit> fits = new ArrayList<>();
         for (Function f : c.functions()) {
@@ -197,7 +197,8 @@ public final class CurveFitExperiment {
                     pred = net.head().distribution(net.phi(gx)).median();
                 } else {
                     HeadSpec spec = head.equals("decoder") ? DecoderSpec.small(10, 4) : new PointwiseSpec(false);
-                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec, null, trainer), 1);
+                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec, Experiments.PAPER_LOSS,
+                            trainer), 1);
                     m.fit(train);
                     pred = m.predictPoint(gx);
                 }

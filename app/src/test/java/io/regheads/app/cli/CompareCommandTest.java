@@ -309,7 +309,7 @@ class CompareCommandTest {
         assertEquals(0, r.exit(), r.err());
         // the largest y is a test row of fold 0, above the histogram's training range: the model's tails beyond a
         // bounded head give it a finite density, so the plain NLL is finite (it was inf without them)
-        Matcher hist = Pattern.compile("(?m)^histogram +ce +0 +(\\S+) ").matcher(r.out());
+        Matcher hist = Pattern.compile("(?m)^histogram +gce:0.05 +0 +(\\S+) ").matcher(r.out());
         assertTrue(hist.find(), r.out());
         assertTrue(Double.isFinite(Double.parseDouble(hist.group(1))), r.out());
         assertFalse(r.out().contains("have zero density (NLL inf)"), r.out());
@@ -322,6 +322,6 @@ class CompareCommandTest {
         assertFalse(r.out().contains("NLL inf"), r.out());
         String json = Files.readString(tmp.resolve("o").resolve("results.json"));
         assertEquals(2, count(json, "\"chosenByValidation\":true"), json);
-        assertTrue(json.contains("\"head\":\"histogram\",\"loss\":\"ce\",\"fold\":0,"), json);
+        assertTrue(json.contains("\"head\":\"histogram\",\"loss\":\"gce:0.05\",\"fold\":0,"), json);
     }
 }

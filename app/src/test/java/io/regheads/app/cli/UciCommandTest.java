@@ -66,7 +66,8 @@ class UciCommandTest {
     @Test
     void perFitJsonMatchesTheTable() throws IOException {
         Path dir = fakeDatasets("yacht");
-        CliTestSupport.Run r = uci(dir, "--folds", "1,3", "--heads", "histogram", "--quiet", "--json");
+        CliTestSupport.Run r = uci(dir, "--folds", "1,3", "--heads", "histogram", "-H", "bins=100", "-H", "tails=false",
+                "--quiet", "--json");
         assertEquals(0, r.exit(), r.err());
         Matcher m = Pattern.compile("\"fold\":(\\d),\"head\":\"histogram\".*?\"paper\":([-0-9.E]+),\"paperUnmasked\":"
                 + "([-0-9.E]+),\"fair\":([-0-9.E]+)").matcher(r.out());
@@ -76,7 +77,7 @@ class UciCommandTest {
             assertEquals(n == 0 ? "1" : "3", m.group(1));
             paper[n] = Double.parseDouble(m.group(2));
             assertEquals(paper[n], Double.parseDouble(m.group(3)), 0.0, "a histogram has no mask");
-            // the preset histogram has 100 bins: NLL01 = x - ln 100, plus -log(1 - 1e-3) for the tails the model gives
+            // 100 bins without tails: NLL01 = x - ln 100, plus -log(1 - 1e-3) for the tails the model gives
             // a histogram without its own (their mass)
             assertEquals(paper[n] - Math.log(100) - Math.log1p(-1e-3), Double.parseDouble(m.group(4)), 1e-4);
             n++;
@@ -204,12 +205,12 @@ class UciCommandTest {
         List<String> lines = Files.readAllLines(tmp.resolve("r.jsonl"));
         assertEquals(1, lines.size());
         UciResult res = UciResult.fromMap(Json.readFlat(lines.get(0)));
-        assertEquals("bins=8,tails=true", res.variant());
+        assertEquals("bins=8", res.variant());
         assertEquals("3x16", res.encoder());
         assertTrue(res.key().endsWith("|encoder=3x16"), res.key());
         assertTrue(res.trainer().contains("batchSize=16"), res.trainer());
         String md = Files.readString(tmp.resolve("r.md"));
-        assertTrue(md.contains("Heads and variants: histogram (bins=8,tails=true)."), md);
+        assertTrue(md.contains("Heads and variants: histogram (bins=8)."), md);
         assertTrue(md.contains("model: MLP 3x16 ReLU; AdamW lr 0.0001, batch 16"), md);
         CliTestSupport.Run paper = uci(dir, "--folds", "0", "--heads", "histogram", "-H", "bins=8", "--protocol",
                 "paper", "--quiet");

@@ -45,7 +45,8 @@ import picocli.CommandLine;
  *       over the 2^K leaves reaches by maximum likelihood), averaged over {@code --repeats} samples;</li>
  *   <li>{@code riemann} and {@code decoder}: a Riemann head of 2^K bins and a binary decoder of K tokens, each trained
  *       on N samples (constant input, {@code --steps} full-batch steps), at the K of {@code --trained-k}, averaged over
- *       {@code --runs} samples;</li>
+ *       {@code --runs} samples; beside the decoder, its mean {@code KL(empirical || model)} over the 2^K bins (how far
+ *       it stayed from the histogram, the maximum-likelihood fit);</li>
  *   <li>the decoder trained at the largest of those K, read through its first k tokens for every k up to it ({@link
  *       io.regheads.heads.decoder.DecoderDistribution#firstTokens}, the paper's Fig. 3).</li>
  * </ul>
@@ -74,7 +75,7 @@ final class RiskCommand implements Callable<Integer> {
             description = "Samples drawn per (N, K) to average the histogram's risk (default: ${DEFAULT-VALUE}).")
     int repeats;
 
-    @Option(names = "--trained-k", paramLabel = "LIST", defaultValue = "2,4,6,8,10,12",
+    @Option(names = "--trained-k", paramLabel = "LIST", defaultValue = "2,4,6,8,10",
             description = "K values at which a Riemann head and a decoder are trained, or 'none' "
                     + "(default: ${DEFAULT-VALUE}).")
     String trainedK;
@@ -154,8 +155,8 @@ final class RiskCommand implements Callable<Integer> {
         }
         RiskExperiment.Result r = ks.isEmpty() ? new RiskExperiment.Result(c, List.of())
                 : RiskExperiment.run(c, line -> System.err.println(line));
-        o.printf(Locale.ROOT, "%7s %3s %12s %12s %12s %12s %10s %12s %10s%n", "N", "K", "theory", "histogram",
-                "std err", "riemann", "std err", "decoder", "std err");
+        o.printf(Locale.ROOT, "%7s %3s %12s %12s %12s %12s %10s %12s %10s %10s%n", "N", "K", "theory", "histogram",
+                "std err", "riemann", "std err", "decoder", "std err", "dec. KL");
         for (int c0 = 0; c0 < ns.length; c0++) {
             for (int k = 1; k <= maxK; k++) {
                 double[] ms = Stats.of(hist[c0][k - 1]);
@@ -169,6 +170,10 @@ final class RiskCommand implements Callable<Integer> {
                         double[] s = Stats.of(p.perRun());
                         o.printf(Locale.ROOT, " %12.5g %10.3g", s[0], s[1] / Math.sqrt(p.perRun().length));
                     }
+                }
+                Point dec = find(r, "decoder", ns[c0], k);
+                if (dec != null) {
+                    o.printf(Locale.ROOT, " %10.3g", Stats.of(dec.klPerRun())[0]);
                 }
                 o.println();
             }
@@ -200,7 +205,8 @@ final class RiskCommand implements Callable<Integer> {
         }
         for (Point p : r.points()) {
             if (!p.estimator().equals("theory") && !p.estimator().equals("histogram")) {
-                pts.add(Map.of("estimator", p.estimator(), "n", p.n(), "k", p.k(), "perRun", p.perRun()));
+                pts.add(Map.of("estimator", p.estimator(), "n", p.n(), "k", p.k(), "perRun", p.perRun(),
+                        "klPerRun", p.klPerRun()));
             }
         }
         json.put("points", pts);

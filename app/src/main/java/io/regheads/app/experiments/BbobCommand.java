@@ -46,14 +46,14 @@ public final class BbobCommand implements Callable<Integer> {
             description = "Heads (default: ${DEFAULT-VALUE}).")
     String heads;
 
-    @Option(names = "--train", paramLabel = "N", defaultValue = "4000", description = "Training rows "
+    @Option(names = "--train", paramLabel = "N", defaultValue = "1000", description = "Training rows "
             + "(default: ${DEFAULT-VALUE}).")
     int train;
 
-    @Option(names = "--test", paramLabel = "N", defaultValue = "2000", description = "Test rows (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--test", paramLabel = "N", defaultValue = "1000", description = "Test rows (default: ${DEFAULT-VALUE}).")
     int test;
 
-    @Option(names = "--epochs", paramLabel = "E", defaultValue = "100", description = "Epoch limit; early stopping "
+    @Option(names = "--epochs", paramLabel = "E", defaultValue = "60", description = "Epoch limit; early stopping "
             + "(patience 5) on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
     int epochs;
 

@@ -99,8 +99,27 @@ public final class RiskExperiment {
      * @param k         K (or k for "decoder k of K")
      * @param perRun    ISE per run (empty for the theory)
      * @param value     mean ISE over runs (the theory's value for the theory)
+     * @param klPerRun  for a trained head, per run: {@code KL(empirical || model) = sum_j e_j ln(e_j / p_j)} over the
+     *                  2^K bins (e the sample's bin shares, p the model's), how far training stayed from the
+     *                  maximum-likelihood fit (0 at the histogram itself); empty otherwise
      */
-    public record Point(String estimator, int n, int k, double[] perRun, double value) {}
+    public record Point(String estimator, int n, int k, double[] perRun, double value, double[] klPerRun) {
+        /** A point without the KL column. */
+        public Point(String estimator, int n, int k, double[] perRun, double value) {
+            this(estimator, n, k, perRun, value, new double[0]);
+        }
+    }
+
+    /** {@code KL(e || p) = sum_j e_j ln(e_j / p_j)} over the bins with {@code e_j > 0}. */
+    public static double kl(double[] e, double[] p) {
+        double s = 0;
+        for (int j = 0; j < e.length; j++) {
+            if (e[j] > 0) {
+                s += e[j] * Math.log(e[j] / p[j]);
+            }
+        }
+        return s;
+    }
 
     /** Every point. */
     public record Result(Config config, List<Point> points) {}
@@ -266,6 +285,8 @@ public final class RiskExperiment {
             double[][] dec = new double[c.maxK()][c.runs()];
             double[][] rie = new double[c.maxK()][c.runs()];
             double[][] prefix = new double[Math.max(kTop, 1)][c.runs()];
+            double[][] decKl = new double[c.maxK()][c.runs()];
+            double[][] rieKl = new double[c.maxK()][c.runs()];
             for (int run = 0; run < c.runs(); run++) {
                 long s = c.seed() + run;
                 double[] y = sample(n, RandomSource.XO_RO_SHI_RO_128_PP.create(s * 7919 + n));
@@ -276,17 +297,22 @@ public final class RiskExperiment {
                     long t0 = System.nanoTime();
                     DecoderHead d = trainDecoder(y, k, c.steps(), s * 101 + k);
                     DecoderDistribution dist = d.distribution(one);
-                    dec[k - 1][run] = ise(leafProbabilities(dist.firstTokens(k)));
+                    double[] pd = leafProbabilities(dist.firstTokens(k));
+                    dec[k - 1][run] = ise(pd);
+                    decKl[k - 1][run] = kl(histogram(y, k), pd);
                     if (k == kTop) {
                         for (int j = 1; j <= k; j++) {
                             prefix[j - 1][run] = ise(leafProbabilities(dist.firstTokens(j)));
                         }
                     }
                     HistogramHead h = trainRiemann(y, k, c.steps(), s * 101 + k);
-                    rie[k - 1][run] = ise(leafProbabilities(h.distribution(one)));
+                    double[] pr = leafProbabilities(h.distribution(one));
+                    rie[k - 1][run] = ise(pr);
+                    rieKl[k - 1][run] = kl(histogram(y, k), pr);
                     progress.accept(String.format(java.util.Locale.ROOT, "N=%d K=%d run %d: histogram %.4g, decoder "
-                            + "%.4g, riemann %.4g, theory %.4g (%.1f s)", n, k, run, hist[k - 1][run],
-                            dec[k - 1][run], rie[k - 1][run], theory(k, n), (System.nanoTime() - t0) * 1e-9));
+                            + "%.4g (KL to the histogram %.3g), riemann %.4g (KL %.3g), theory %.4g (%.1f s)", n, k,
+                            run, hist[k - 1][run], dec[k - 1][run], decKl[k - 1][run], rie[k - 1][run],
+                            rieKl[k - 1][run], theory(k, n), (System.nanoTime() - t0) * 1e-9));
                 }
             }
             for (int k = 1; k <= c.maxK(); k++) {
@@ -294,8 +320,8 @@ public final class RiskExperiment {
                 points.add(new Point("histogram", n, k, hist[k - 1], Experiments.meanStd(hist[k - 1])[0]));
             }
             for (int k : c.trainedKs()) {
-                points.add(new Point("decoder", n, k, dec[k - 1], Experiments.meanStd(dec[k - 1])[0]));
-                points.add(new Point("riemann", n, k, rie[k - 1], Experiments.meanStd(rie[k - 1])[0]));
+                points.add(new Point("decoder", n, k, dec[k - 1], Experiments.meanStd(dec[k - 1])[0], decKl[k - 1]));
+                points.add(new Point("riemann", n, k, rie[k - 1], Experiments.meanStd(rie[k - 1])[0], rieKl[k - 1]));
             }
             for (int j = 1; j <= kTop; j++) {
                 points.add(new Point("decoder k of " + kTop, n, j, prefix[j - 1],

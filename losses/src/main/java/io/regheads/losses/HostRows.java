@@ -3,6 +3,7 @@ package io.regheads.losses;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import java.util.Arrays;
+import java.util.Locale;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -57,14 +58,14 @@ final class HostRows {
         Checks.require(array.dataType() == DataType.FLOAT || array.dataType() == DataType.DOUBLE,
                 "%s must be FLOAT or DOUBLE, got %s", name, array.dataType());
         if (!Host.hostLayout(array)) { // the texts only when a check fails: this runs on every loss call
-            throw new IllegalArgumentException(String.format(
+            throw new IllegalArgumentException(String.format(Locale.ROOT, 
                     "%s must be c-ordered and contiguous (element-wise stride 1), got order %s, stride %s",
                     name, array.ordering(), Arrays.toString(array.stride())));
         }
         long length = array.length();
         long cols = array.rank() == 0 ? 1 : array.size(array.rank() - 1);
         if (!(cols > 0 && length > 0)) {
-            throw new IllegalArgumentException(String.format("%s must not be empty, got shape %s", name,
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must not be empty, got shape %s", name,
                     Arrays.toString(array.shape())));
         }
         return new HostRows(array, (int) cols, length / cols, writable, blockElements);

@@ -21,7 +21,9 @@ import io.regheads.core.loss.Loss;
  *   <tr><td>{@link #ntlWasCdf(TargetDistribution)}</td><td>{@code sum |Q_i - R_i| dv_i}</td><td>{@code E|Y - y|}</td>
  *       <td>{@code |e|}</td></tr>
  * </table>
- * Details, gradients and reductions: {@link CrossEntropy} and {@link NumberTokenLoss}. Stateless and thread-safe.
+ * Details, gradients and reductions: {@link CrossEntropy} and {@link NumberTokenLoss}. The quantile head's {@code
+ * QuantileKnots} output takes {@link #pinball()} and {@link #crps()} only; {@link #crps()} takes every output kind
+ * with a closed-form cdf (see {@link Crps}). Stateless and thread-safe.
  */
 public final class Losses {
     private Losses() {}
@@ -92,6 +94,19 @@ public final class Losses {
      */
     public static NumberTokenLoss ntlWasCdf(TargetDistribution target) {
         return NumberTokenLoss.wassersteinCdf(target);
+    }
+
+    /**
+     * The continuous ranked probability score in closed form on mixture, pointwise, histogram and quantile outputs
+     * (refused on decoder digits): see {@link Crps}.
+     */
+    public static Crps crps() {
+        return Crps.create();
+    }
+
+    /** The pinball loss averaged over the levels of a quantile head's output: see {@link Pinball}. */
+    public static Pinball pinball() {
+        return Pinball.create();
     }
 
     /** The NTL paper's default combination {@code CE + 0.3 NTL-WAS}. */

@@ -1,6 +1,7 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.data.TargetTransform;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import java.io.IOException;
@@ -22,13 +23,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code regheads compare}: trains each head on the chosen folds of one data set and prints test NLL (y01 units),
- * RMSE, Kendall tau, CRPS, 90% interval coverage and training time; writes an interval plot and a PIT histogram per
+ * {@code regheads compare}: trains each head on the chosen folds of one data set and prints, per fold and head, the
+ * test NLL of y in its own units, the NLL on the trainer's validation rows (the head with the lowest per fold marked
+ * {@code *}: the one those rows would choose), RMSE, Kendall tau, CRPS, 90% interval coverage and training time, all
+ * with 4 significant digits ({@link Fmt}), a legend below the table; writes an interval plot and a PIT histogram per
  * head and fold (see {@link Plots}). With no arguments: the embedded airfoil data, fold 0 of its shipped split, all
  * heads. Metrics are defined in {@link HeadRun}; the point prediction is each head's own or {@code --point} (with
  * {@code --temperature}, {@code --top-k}, {@code --top-p}, {@code --samples} for the sample-based ones, see {@link
- * DecodingOptions}). Data with NaN or infinite targets trains the heads that can learn them (decoders with special
- * tokens) and is refused before any training for the others.
+ * DecodingOptions}). Head and trainer settings, the encoder and a settings file come from {@link TrainingOptions}.
+ * Data with NaN or infinite targets trains the heads that can learn them (decoders with special tokens) and is
+ * refused before any training for the others.
  *
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
@@ -42,12 +46,18 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:every head trained",
             "1:training failed for some head (its rows say FAILED; the other heads ran)",
             "2:bad input (file, data or option)",
-            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
+            "3:unexpected failure or out of memory (more heap: REGHEADS_HEAP=8g)"})
 final class CompareCommand implements Callable<Integer> {
-    /** Default maximum epochs of compare (early stopping usually ends runs sooner). */
+    /**
+     * Default maximum epochs of compare: the library's ({@link TrainerConfig#defaults()}; a constant for the help
+     * texts, a test keeps the two equal).
+     */
     static final int DEFAULT_EPOCHS = 300;
-    /** Default early-stopping patience of compare (5, the trainer default, stops airfoil runs undertrained). */
+    /** Default early-stopping patience of compare: the library's, as {@link #DEFAULT_EPOCHS}. */
     static final int DEFAULT_PATIENCE = 20;
+    /** Marks the head with the lowest validation NLL of a fold. */
+    static final String CHOSEN = "*";
+    private static final String ROW = "%-20s %-16s %4s %10s %10s %10s %8s %10s %6s %8s %6s%n";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -73,6 +83,9 @@ final class CompareCommand implements Callable<Integer> {
     String folds;
 
     @Mixin
+    HeadsOption heads;
+
+    @Mixin
     TrainingOptions training;
 
     @Mixin
@@ -81,10 +94,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--target-transform", paramLabel = "NONE|ROBUST|LOG", description = "How y is scaled for the "
             + "heads: NONE (min-max with the training fold's min and max; default), ROBUST (bounds 3 IQR below the first "
             + "and above the third quartile, inside the training range, targets beyond them clipped), LOG (log1p(y - min), then min-max: positive "
-            + "right-skewed targets; predictions are mapped back exactly). With ROBUST or LOG, NLL(y01) is in the "
-            + "head's units; RMSE, CRPS and cov90 stay in the units of y. The unnormalized decoder, trained on raw y, is "
+            + "right-skewed targets; predictions are mapped back exactly). The NLL, RMSE, CRPS and cov90 stay in "
+            + "the units of y. The unnormalized decoder, trained on raw y, is "
             + "trained on the transformed y itself. NaN/infinite targets need NONE.")
-    TargetTransform targetTransform = TargetTransform.NONE;
+    TargetTransform targetTransform;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG plots and results.json "
             + "(default: runs/compare-<yyyyMMdd-HHmmss>).")
@@ -100,17 +113,26 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         HeadCatalog catalog = HeadCatalog.standard();
-        List<HeadCatalog.Preset> presets = catalog.select(training.heads);
-        HeadRun.checkLoss(training.loss);
-        decoding.check();
+        List<HeadCatalog.Preset> chosen = catalog.select(heads.heads);
+        training.check();
+        HeadOptions headOptions = training.headOptions(catalog);
+        headOptions.checkApplies(chosen);
+        List<HeadCatalog.Preset> presets = new ArrayList<>();
+        for (HeadCatalog.Preset p : chosen) {
+            presets.add(training.configured(p, headOptions, chosen.size() == 1));
+        }
+        decoding.check(false);
         if (data == null && (target != null || split != null || delimiter != null)) {
             throw new IllegalArgumentException("--target, --split and --delimiter need --data");
         }
+        TargetTransform transform = training.targetTransform(targetTransform);
         InputData input = data == null ? InputData.embedded()
-                : InputData.csv(data, target, split, training.seed, InputData.parseDelimiter(delimiter));
-        int nonFinite = checkNonFinite(input, presets, targetTransform);
+                : InputData.csv(data, target, split, training.seed(), InputData.parseDelimiter(delimiter));
+        int nonFinite = checkNonFinite(input, presets, transform);
         int[] foldList = InputData.parseFolds(folds, input.folds().count());
-        TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS).withPatience(DEFAULT_PATIENCE));
+        TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(DEFAULT_EPOCHS)
+                .withPatience(DEFAULT_PATIENCE));
+        HeadRun.Setup setup = training.setup(trainer, transform);
         Path dir = out != null ? out
                 : Path.of("runs", "compare-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         try {
@@ -119,30 +141,21 @@ final class CompareCommand implements Callable<Integer> {
             throw new UncheckedIOException("--out: cannot create directory " + dir + ": " + e.getMessage(), e);
         }
 
-        List<String> header = List.of(
-                String.format(Locale.ROOT, "data: %s, %d rows, %d features, target '%s'; %s; test folds %s",
-                        input.label(), input.data().rows(), input.data().features(), input.data().targetName(),
-                        input.splitSource(), folds),
-                "model: " + TrainingOptions.describe(trainer)
-                        + (targetTransform == TargetTransform.NONE ? "" : "; target transform " + targetTransform),
-                "NLL: test NLL of y scaled to [0,1] by the training fold's "
-                        + (targetTransform == TargetTransform.NONE ? "min and max"
-                                : targetTransform == TargetTransform.ROBUST ? "ROBUST bounds" : "min and max of log1p(y - min)")
-                        + " (y01 clipped into [0, 1-1e-7]); "
-                        + "RMSE, CRPS: original units; CRPS exact for pointwise, mdn and xval, else from a grid of 100 "
-                        + "quantiles per row; "
-                        + "cov90: share of test y inside the central 90% interval; RMSE and tau (Kendall tau-b) of the point "
-                        + "prediction: " + (decoding.chosen() == null ? "each head's own (the predictive mean; "
-                        + "unnormalized-decoder: auto, the certified mean, else the tree-walk median"
-                        + (targetTransform == TargetTransform.LOG ? "; with the LOG target transform the median for "
-                                + "every head" : "") + ")"
-                        : "--point " + decoding.chosen().label())
-                        + (nonFinite > 0 ? "; " + nonFinite + " NaN/infinite targets: learned with special tokens, "
-                        + "left out of these metrics and scored as mean -log P(NaN/Inf) (NLL special)" : ""));
+        String yName = input.data().targetName();
+        List<String> header = new ArrayList<>();
+        header.add(String.format(Locale.ROOT, "data: %s, %d rows, %d features, target '%s'; %s; test folds %s",
+                input.label(), input.data().rows(), input.data().features(), yName, input.splitSource(), folds));
+        header.add("model: " + training.describe(trainer)
+                + (transform == TargetTransform.NONE ? "" : "; target transform " + transform));
+        String changed = changedHeads(chosen, presets);
+        if (!changed.isEmpty()) {
+            header.add("head settings: " + changed);
+        }
+        List<String> legend = legend(yName, nonFinite);
         if (!json) {
             header.forEach(o::println);
-            o.printf(Locale.ROOT, "%-20s %-16s %4s %9s %9s %7s %9s %6s %8s %6s%n", "head", "loss", "fold", "NLL(y01)",
-                    "RMSE", "tau", "CRPS", "cov90", "train s", "epochs");
+            o.printf(Locale.ROOT, ROW, "head", "loss", "fold", "NLL", "val NLL", "RMSE", "tau", "CRPS", "cov90",
+                    "train s", "epochs");
             o.flush();
         }
         List<HeadRun.Result> results = new ArrayList<>();
@@ -150,55 +163,69 @@ final class CompareCommand implements Callable<Integer> {
         List<Object> rows = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         List<String> pngs = new ArrayList<>();
-        for (HeadCatalog.Preset p : presets) {
-            for (int k : foldList) {
+        for (int k : foldList) {
+            List<Object> fold = new ArrayList<>(); // this fold's results and failures, in head order
+            for (HeadCatalog.Preset p : presets) {
                 ProgressListener progress = CliProgress.of(quiet, spec.commandLine().getErr());
                 if (!quiet) {
                     System.err.printf(Locale.ROOT, "training %s on fold %d%n", p.name(), k);
                 }
-                HeadRun.Result r;
                 try {
-                    r = HeadRun.run(p, training.loss, trainer, targetTransform, input, k, progress, decoding);
+                    fold.add(HeadRun.run(p, training.loss(p.spec().get()), setup, input, k, progress, decoding));
                 } catch (HeadRun.FailedRun f) {
+                    fold.add(f);
+                }
+            }
+            HeadRun.Result best = chosenByValidation(fold);
+            for (Object entry : fold) {
+                if (entry instanceof HeadRun.FailedRun f) {
                     failures.add(f);
                     rows.add(failedJson(f));
                     if (!json) {
-                        o.printf(Locale.ROOT, "%-20s %-16s %4d FAILED (%s): %s%n", f.head, f.loss, f.fold, f.stopReason(),
-                                f.reason());
-                        o.flush();
+                        o.printf(Locale.ROOT, "%-20s %-16s %4d FAILED (%s): %s%n", f.head, f.loss, f.fold,
+                                f.stopReason(), f.reason());
                     }
                     continue;
                 }
+                HeadRun.Result r = (HeadRun.Result) entry;
                 results.add(r);
-                rows.add(resultJson(r));
+                rows.add(resultJson(r, r == best));
                 for (String n : List.of(r.lossNote(), r.pointNote())) {
                     if (!n.isEmpty() && !notes.contains(n)) {
                         notes.add(n);
                     }
                 }
+                if (r.zeroDensity() > 0) {
+                    notes.add(String.format(Locale.ROOT, "%s fold %d: %d of %d test y have zero density (NLL inf): "
+                            + "outside the training range for a head without tails%s", r.head(), k, r.zeroDensity(),
+                            r.y().length, r.head().equals("histogram") ? "; -H tails=true gives the histogram tails"
+                                    : ""));
+                }
                 if (r.nonFinite() > 0) {
                     notes.add(String.format(Locale.ROOT, "%s fold %d: %d test targets NaN/infinite, NLL special "
-                            + "(mean -log P) %.4f", r.head(), k, r.nonFinite(), r.nllNonFinite()));
+                            + "(mean -log P) %s", r.head(), k, r.nonFinite(), Fmt.sig(r.nllNonFinite())));
                 }
-                String stem = p.name() + "-fold" + k;
-                String title = String.format(Locale.ROOT, "%s, %s fold %d: NLL(y01) %.3f, cov90 %.2f", p.name(),
-                        input.label(), k, r.nll01(), r.coverage90());
+                String stem = r.head() + "-fold" + k;
+                String title = String.format(Locale.ROOT, "%s, %s fold %d: NLL %s, cov90 %.2f", r.head(),
+                        input.label(), k, Fmt.sig(r.nll()), r.coverage90());
                 Path iv = dir.resolve(stem + "-intervals.png");
                 Path pit = dir.resolve(stem + "-pit.png");
-                Plots.intervals(r, title, iv);
-                Plots.pit(r, p.name() + ", " + input.label() + " fold " + k + ": PIT histogram", pit);
+                Plots.intervals(r, title, yName, iv);
+                Plots.pit(r, r.head() + ", " + input.label() + " fold " + k + ": PIT histogram", pit);
                 pngs.add(iv.toString());
                 pngs.add(pit.toString());
                 if (!json) {
-                    o.printf(Locale.ROOT, "%-20s %-16s %4d %9.4f %9.4f %7.4f %9.4f %6.3f %8.1f %6d%n", r.head(), r.loss(),
-                            r.fold(), r.nll01(), r.rmse(), r.kendallTau(), r.crps(), r.coverage90(), r.trainSeconds(),
-                            r.epochs());
-                    o.flush();
+                    o.printf(Locale.ROOT, ROW, r.head(), r.loss(), r.fold(), Fmt.sig(r.nll()),
+                            Fmt.sig(r.validationNll()) + (r == best ? CHOSEN : " "), Fmt.sig(r.rmse()),
+                            Fmt.sig(r.kendallTau()), Fmt.sig(r.crps()), String.format(Locale.ROOT, "%.3f",
+                                    r.coverage90()), String.format(Locale.ROOT, "%.1f", r.trainSeconds()),
+                            Integer.toString(r.epochs()));
                 }
             }
+            o.flush();
         }
-        Map<String, Object> jsonMap = toJson(input, trainer, header, rows, notes, pngs);
-        jsonMap.put("targetTransform", targetTransform.name());
+        Map<String, Object> jsonMap = toJson(input, trainer, header, legend, rows, notes, pngs);
+        jsonMap.put("targetTransform", transform.name());
         String jsonText = Json.write(jsonMap);
         try {
             Files.writeString(dir.resolve("results.json"), jsonText + "\n");
@@ -211,6 +238,7 @@ final class CompareCommand implements Callable<Integer> {
             if (foldList.length > 1) {
                 printSummary(o, presets, results, foldList.length);
             }
+            legend.forEach(o::println);
             notes.forEach(n -> o.println("note: " + n));
             if (!failures.isEmpty()) {
                 o.printf(Locale.ROOT, "%d of %d runs FAILED to train (exit code %d); the others are reported as usual%n",
@@ -220,6 +248,64 @@ final class CompareCommand implements Callable<Integer> {
         }
         o.flush();
         return failures.isEmpty() ? Regheads.EXIT_OK : Regheads.EXIT_HEAD_FAILED;
+    }
+
+    /**
+     * The result of a fold with the lowest validation NLL (NaN counts as missing; ties keep the head order), or
+     * null when no head has one: the head a choice by the validation rows would make.
+     */
+    static HeadRun.Result chosenByValidation(List<?> fold) {
+        HeadRun.Result best = null;
+        for (Object e : fold) {
+            if (e instanceof HeadRun.Result r && !Double.isNaN(r.validationNll())
+                    && (best == null || r.validationNll() < best.validationNll())) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** The lines below the table that say what each column means. */
+    private List<String> legend(String yName, int nonFinite) {
+        String point = decoding.chosen() != null ? "--point " + decoding.chosen().label()
+                : "each head's own, the mean (unnormalized-decoder: certified mean, else median"
+                        + (training.targetTransform(targetTransform) == TargetTransform.LOG
+                                ? "; every head: the median under LOG" : "") + ")";
+        List<String> l = new ArrayList<>();
+        l.add(String.format(Locale.ROOT, "NLL      mean -log density of test y, in the units of '%s' (inf: some y has "
+                + "zero density)", yName));
+        l.add("val NLL  the same on the training rows early stopping held out; " + CHOSEN + " marks each fold's "
+                + "lowest: the head those rows choose");
+        l.add("RMSE     of the point prediction: " + point);
+        l.add("tau      Kendall tau-b between the point prediction and y");
+        l.add("CRPS     continuous ranked probability score (exact for pointwise, mdn, xval; else 100 quantiles "
+                + "per row)");
+        l.add("cov90    share of test y inside the central 90% interval; train s, epochs: training time and "
+                + "epochs run");
+        if (nonFinite > 0) {
+            l.add(nonFinite + " NaN/infinite targets: learned with special tokens, left out of these metrics and "
+                    + "scored as mean -log P(NaN/Inf) (notes)");
+        }
+        return l;
+    }
+
+    /** The heads whose settings differ from their presets', as {@code name key=value,...}; or empty. */
+    private static String changedHeads(List<HeadCatalog.Preset> presets, List<HeadCatalog.Preset> configured) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < presets.size(); i++) {
+            HeadSpec before = presets.get(i).spec().get();
+            HeadSpec after = configured.get(i).spec().get();
+            if (!before.equals(after)) {
+                List<String> kv = new ArrayList<>();
+                after.settings().forEach((k, v) -> {
+                    if (!v.equals(before.settings().get(k))) {
+                        kv.add(k + "=" + v);
+                    }
+                });
+                out.add(presets.get(i).name() + " " + String.join(", ", kv));
+            }
+        }
+        return String.join("; ", out);
     }
 
     /**
@@ -264,19 +350,19 @@ final class CompareCommand implements Callable<Integer> {
             int folds) {
         o.println("mean +- std over folds:");
         for (HeadCatalog.Preset p : presets) {
-            double[] nll = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::nll01).toArray();
+            double[] nll = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::nll).toArray();
             double[] rmse = results.stream().filter(r -> r.head().equals(p.name())).mapToDouble(HeadRun.Result::rmse).toArray();
             if (nll.length == 0) {
                 o.printf(Locale.ROOT, "%-20s FAILED on every fold%n", p.name());
             } else {
-                o.printf(Locale.ROOT, "%-20s NLL(y01) %s   RMSE %s%s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse),
+                o.printf(Locale.ROOT, "%-20s NLL %s   RMSE %s%s%n", p.name(), Stats.meanStd(nll), Stats.meanStd(rmse),
                         nll.length < folds ? String.format(Locale.ROOT, " (%d of %d folds trained)", nll.length, folds) : "");
             }
         }
     }
 
-    private static Map<String, Object> toJson(InputData input, TrainerConfig t, List<String> header, List<Object> rows,
-            List<String> notes, List<String> pngs) {
+    private static Map<String, Object> toJson(InputData input, TrainerConfig t, List<String> header,
+            List<String> legend, List<Object> rows, List<String> notes, List<String> pngs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("command", "compare");
         m.put("dataset", input.label());
@@ -285,14 +371,15 @@ final class CompareCommand implements Callable<Integer> {
         m.put("target", input.data().targetName());
         m.put("split", input.splitSource());
         m.put("trainer", t.toString());
-        m.put("definitions", header.get(2));
+        m.put("model", header.get(1).substring("model: ".length()));
+        m.put("definitions", String.join("\n", legend));
         m.put("results", rows);
         m.put("notes", notes);
         m.put("plots", pngs);
         return m;
     }
 
-    private static Map<String, Object> resultJson(HeadRun.Result r) {
+    private static Map<String, Object> resultJson(HeadRun.Result r, boolean chosen) {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("head", r.head());
         e.put("loss", r.loss());
@@ -300,8 +387,10 @@ final class CompareCommand implements Callable<Integer> {
         e.put("failed", false);
         e.put("trainRows", r.trainRows());
         e.put("testRows", r.testRows());
-        e.put("nllY01", r.nll01());
-        e.put("clippedRows", r.clipped());
+        e.put("nll", r.nll());
+        e.put("zeroDensityRows", r.zeroDensity());
+        e.put("validationNll", r.validationNll());
+        e.put("chosenByValidation", chosen);
         e.put("rmse", r.rmse());
         e.put("kendallTau", r.kendallTau());
         e.put("pointEstimate", r.pointName());

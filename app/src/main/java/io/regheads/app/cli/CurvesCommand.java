@@ -67,6 +67,9 @@ final class CurvesCommand implements Callable<Integer> {
     int samples;
 
     @Mixin
+    HeadsOption heads;
+
+    @Mixin
     TrainingOptions training;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Directory for the PNG files (default: "
@@ -104,10 +107,15 @@ final class CurvesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        List<HeadCatalog.Preset> presets = HeadCatalog.standard().select(training.heads);
-        HeadRun.checkLoss(training.loss);
-        Dataset train = sample(function, samples, training.seed);
-        Dataset test = sample(function, Math.max(10, samples / 4), training.seed + 1);
+        HeadCatalog catalog = HeadCatalog.standard();
+        List<HeadCatalog.Preset> chosen = catalog.select(heads.heads);
+        training.check();
+        HeadOptions headOptions = training.headOptions(catalog);
+        headOptions.checkApplies(chosen);
+        List<HeadCatalog.Preset> presets = chosen.stream().map(p -> training.configured(p, headOptions,
+                chosen.size() == 1)).toList();
+        Dataset train = sample(function, samples, training.seed());
+        Dataset test = sample(function, Math.max(10, samples / 4), training.seed() + 1);
         // one data set, test rows in fold 0 and training rows in fold 1, so HeadRun measures as in compare
         double[][] x = new double[train.rows() + test.rows()][];
         double[] y = new double[x.length];
@@ -132,8 +140,8 @@ final class CurvesCommand implements Callable<Integer> {
             throw new UncheckedIOException("--out: cannot create directory " + dir + ": " + e.getMessage(), e);
         }
         o.printf(Locale.ROOT, "function %s: %d training and %d test samples; %s%n", function, train.rows(), test.rows(),
-                TrainingOptions.describe(trainer));
-        o.printf(Locale.ROOT, "%-20s %-16s %9s %9s %6s %8s%n", "head", "loss", "NLL(y01)", "RMSE", "cov90", "train s");
+                training.describe(trainer));
+        o.printf(Locale.ROOT, "%-20s %-16s %10s %10s %6s %8s%n", "head", "loss", "NLL", "RMSE", "cov90", "train s");
         int failed = 0;
         for (HeadCatalog.Preset p : presets) {
             if (!quiet) {
@@ -141,7 +149,8 @@ final class CurvesCommand implements Callable<Integer> {
             }
             HeadRun.Result r;
             try {
-                r = HeadRun.run(p, training.loss, trainer, input, 0, ProgressListener.none());
+                r = HeadRun.run(p, training.loss(p.spec().get()), training.setup(trainer,
+                        training.targetTransform(null)), input, 0, ProgressListener.none(), null);
             } catch (HeadRun.FailedRun f) {
                 failed++;
                 o.printf(Locale.ROOT, "%-20s %-16s FAILED (%s): %s%n", f.head, f.loss, f.stopReason(), f.reason());
@@ -149,9 +158,9 @@ final class CurvesCommand implements Callable<Integer> {
                 continue;
             }
             Path png = dir.resolve("curves-" + function + "-" + p.name() + ".png");
-            plot(r, train, String.format(Locale.ROOT, "%s on %s: NLL(y01) %.3f", p.name(), function, r.nll01()), png);
-            o.printf(Locale.ROOT, "%-20s %-16s %9.4f %9.4f %6.3f %8.1f%n", r.head(), r.loss(), r.nll01(), r.rmse(),
-                    r.coverage90(), r.trainSeconds());
+            plot(r, train, String.format(Locale.ROOT, "%s on %s: NLL %s", p.name(), function, Fmt.sig(r.nll())), png);
+            o.printf(Locale.ROOT, "%-20s %-16s %10s %10s %6.3f %8.1f%n", r.head(), r.loss(), Fmt.sig(r.nll()),
+                    Fmt.sig(r.rmse()), r.coverage90(), r.trainSeconds());
             o.flush();
         }
         o.println("plots: " + dir);

@@ -1,6 +1,8 @@
 package io.regheads.app.cli;
 
+import io.regheads.core.dist.PointLoss;
 import io.regheads.core.head.Decoding;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.head.PointEstimate;
 import picocli.CommandLine.Option;
 
@@ -12,9 +14,12 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe (picocli fills the fields).
  */
 final class DecodingOptions {
-    @Option(names = "--point", paramLabel = "ESTIMATE", description = "Point prediction (RMSE, tau, the plots): mean "
+    @Option(names = "--point", paramLabel = "ESTIMATE", description = "Point prediction (compare: RMSE, tau, the "
+            + "plots; predict: the column point): mean "
             + "(decoders: the certified tree expansion), median, mode (decoders: beam search for the density mode), "
-            + "greedy, sample-mean, sample-median or auto (the certified mean, else the median). Default: each "
+            + "greedy, sample-mean, sample-median or auto (the certified mean, else the median); predict also takes "
+            + "the point that minimises an expected cost: mse, mae, pinball:<tau>, linlin:<under>,<over>, mape (the "
+            + "1/|y|-weighted median; refused for rows with mass or density at 0) or linex:<a>. Default: each "
             + "head's own.")
     String point;
 
@@ -40,7 +45,15 @@ final class DecodingOptions {
      *
      * @throws IllegalArgumentException naming the option
      */
-    void check() {
+    void check(boolean costs) {
+        if (pointLoss() != null) {
+            Checks.require(costs, "--point %s is a cost-optimal point, which 'regheads predict' writes; here use an "
+                    + "estimate (mean, median, mode, greedy, sample-mean, sample-median, auto)", point);
+            Checks.require(temperature == null && topK == null && topP == null && samples == null, "--temperature, "
+                    + "--top-k, --top-p and --samples act on --point sample-mean or sample-median, got --point %s",
+                    point);
+            return;
+        }
         PointEstimate p = chosen();
         boolean sampling = temperature != null || topK != null || topP != null || samples != null;
         if (sampling && p != PointEstimate.SAMPLE_MEAN && p != PointEstimate.SAMPLE_MEDIAN) {
@@ -50,15 +63,33 @@ final class DecodingOptions {
         decoding(PointEstimate.MEAN, 0, true); // validates the values (the message names the setting)
     }
 
-    /** The estimate asked for, or null for each head's own. */
+    /** The cost-optimal point asked for ({@code --point mse}, {@code mape}, {@code pinball:0.9}, ...), or null. */
+    PointLoss pointLoss() {
+        if (point == null || !COSTS.matcher(point.strip().toLowerCase(java.util.Locale.ROOT)).matches()) {
+            return null;
+        }
+        try {
+            return PointLoss.parse(point.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--point: " + e.getMessage(), e);
+        }
+    }
+
+    /** The names of the cost-optimal points, with or without their arguments. */
+    private static final java.util.regex.Pattern COSTS = java.util.regex.Pattern.compile(
+            "(mse|mae|mape|pinball|linlin|linex)(:.*)?");
+
+    /** The estimate asked for, or null for each head's own (or for a cost-optimal point). */
     PointEstimate chosen() {
-        if (point == null) {
+        if (point == null || pointLoss() != null) {
             return null;
         }
         try {
             return PointEstimate.ofLabel(point);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--point: " + e.getMessage(), e);
+            throw new IllegalArgumentException("--point must be an estimate (mean, median, mode, greedy, sample-mean, "
+                    + "sample-median, auto) or, in predict, a cost (mse, mae, mape, pinball:<tau>, linlin:<under>,<over>, "
+                    + "linex:<a>), got '" + point + "'", e);
         }
     }
 

@@ -2,7 +2,6 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.Decoding;
@@ -12,6 +11,7 @@ import io.regheads.core.metrics.Calibration;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.train.ProgressListener;
+import io.regheads.core.train.Trainer;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingResult;
 import io.regheads.heads.model.LossSpec;
@@ -24,12 +24,16 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Trains one head preset on one split and measures it on the test rows.
  *
- * <p>Model: {@link RegressionModel} with an MLP encoder of 2 layers x 256 (x standardised on the training rows, y
- * min-max scaled by the training min and max). Metrics on the test rows:
+ * <p>Model: {@link RegressionModel} with an MLP encoder ({@link Setup}: 2 layers x 256 unless told otherwise; x
+ * standardised on the training rows, y scaled by the training min and max). Metrics on the test rows:
  * <ul>
- *   <li>{@code nll01}: mean negative log density of {@code y01 = (y - min_train) / (max_train - min_train)}, with
- *       y01 clipped into [0, 1 - 1e-7] first (as the PyTorch peer does) so that test targets outside the training
- *       range do not give an infinite NLL for the bounded histogram head; {@code clipped} counts those rows;</li>
+ *   <li>{@code nll}: mean negative log density of the test y in its own units ({@link
+ *       PredictiveDistribution#logDensity} of {@link RegressionModel#predict}, nothing clipped): {@code +Infinity}
+ *       when some y has zero density, as a head without tails gives a y outside the training range ({@code
+ *       zeroDensity} counts those rows);</li>
+ *   <li>{@code validationNll}: the same NLL on the rows the trainer held out for early stopping ({@link
+ *       Trainer#holdout}, the split {@link RegressionModel#fit} uses; {@link RegressionModel#evaluate}), NaN when
+ *       there are none: the figure a choice among heads may use without looking at the test rows;</li>
  *   <li>{@code rmse}: root mean squared error of the head's point prediction ({@link RegressionModel#predictPoint}: the predictive
  *       mean; for the unnormalized decoder AUTO, the certified mean, else the tree-walk median; or {@code --point}),
  *       original units;</li>
@@ -47,11 +51,40 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class HeadRun {
     /** Bins of the PIT histogram. */
     public static final int PIT_BINS = 10;
-    private static final double CLIP_HIGH = 1 - 1e-7;
     /** Test rows with an input further than this many training standard deviations from its mean are named. */
     static final double OUT_OF_RANGE_SDS = 10;
 
     private HeadRun() {}
+
+    /**
+     * What a run needs besides the head: the MLP encoder's hidden layers and width, whether x is standardised, the
+     * trainer settings and the target transform.
+     *
+     * @param encoderLayers   2..5
+     * @param encoderWidth    1..2048
+     * @param standardizeX    standardise x on the training rows
+     * @param trainer         trainer settings (seed, epochs, learning rate, early stopping)
+     * @param targetTransform how y is scaled for the head
+     */
+    public record Setup(int encoderLayers, int encoderWidth, boolean standardizeX, TrainerConfig trainer,
+            TargetTransform targetTransform) {
+        /** @throws IllegalArgumentException on a null trainer or transform */
+        public Setup {
+            Checks.notNull("trainer", trainer);
+            Checks.notNull("targetTransform", targetTransform);
+        }
+
+        /** The default encoder (2 x 256, x standardised) with these trainer settings and transform. */
+        public static Setup of(TrainerConfig trainer, TargetTransform targetTransform) {
+            return new Setup(TrainingOptions.DEFAULT_LAYERS, TrainingOptions.DEFAULT_WIDTH, true, trainer,
+                    targetTransform);
+        }
+
+        /** The model settings for {@code spec} and {@code loss}. */
+        ModelConfig model(HeadSpec spec, String loss) {
+            return new ModelConfig(encoderLayers, encoderWidth, spec, loss, trainer, standardizeX, targetTransform);
+        }
+    }
 
     /**
      * The figures of one trained head on one fold, and the per-row values the plots draw.
@@ -62,8 +95,10 @@ public final class HeadRun {
      * @param fold         test fold
      * @param trainRows    training rows (including the 10% validation share used for early stopping)
      * @param testRows     test rows
-     * @param nll01        test NLL of y01 (see the class description)
-     * @param clipped      test rows whose y01 fell outside [0, 1 - 1e-7] and were clipped for the NLL
+     * @param nll          test NLL of y in its own units (see the class description; +Infinity if some y has zero
+     *                     density)
+     * @param zeroDensity  test rows whose y has zero density (each makes the NLL infinite)
+     * @param validationNll NLL of y on the validation rows the trainer held out, NaN if none
      * @param rmse         test RMSE of the point prediction, original units
      * @param kendallTau   Kendall tau-b of the point prediction vs y
      * @param crps         mean CRPS, original units
@@ -85,8 +120,8 @@ public final class HeadRun {
      * @param nllNonFinite mean of {@code -log P(y)} over those rows (P(NaN), P(+Inf), P(-Inf) of a head with special
      *                     tokens), NaN if there are none
      */
-    public record Result(String head, String loss, String lossNote, int fold, int trainRows, int testRows, double nll01,
-            int clipped, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
+    public record Result(String head, String loss, String lossNote, int fold, int trainRows, int testRows, double nll,
+            int zeroDensity, double validationNll, double rmse, double kendallTau, double crps, double coverage90, double trainSeconds, int epochs,
             String stopReason, double[] y, String pointName, double[] point, double[] lower, double[] upper, double[] pit,
             RegressionModel model, String pointNote, int nonFinite, double nllNonFinite) {
 
@@ -204,51 +239,37 @@ public final class HeadRun {
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
             int fold, ProgressListener progress) {
-        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, null);
-    }
-
-    /**
-     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with the point
-     * decoding of {@code decoding} ({@code null}: each head's own estimate). Targets that are NaN or +-Infinity train
-     * a head that can learn them with its special tokens ({@code HeadSpec.learningNonFinite()}); the metrics describe
-     * the finite test rows, and {@code nllNonFinite} the others.
-     *
-     * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
-     *                                  targets hold NaN or +-Infinity and the head cannot learn them
-     */
-    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer, InputData input,
-            int fold, ProgressListener progress, DecodingOptions decoding) {
-        return run(preset, requestedLoss, trainer, TargetTransform.NONE, input, fold, progress, decoding);
+        return run(preset, requestedLoss, Setup.of(trainer, TargetTransform.NONE), input, fold, progress, null);
     }
 
     /**
      * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with a target
-     * transform ({@link ModelConfig#targetTransform()}); NLL(y01) is then in the head's units. Test rows with an input
-     * more than {@value #OUT_OF_RANGE_SDS} training standard deviations from its training mean are named in a warning
-     * to {@code progress}.
+     * transform ({@link ModelConfig#targetTransform()}). Test rows with an input more than {@value #OUT_OF_RANGE_SDS}
+     * training standard deviations from its training mean are named in a warning to {@code progress}.
      */
     public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
             TargetTransform target, InputData input, int fold, ProgressListener progress) {
-        return run(preset, requestedLoss, trainer, target, input, fold, progress, null);
+        return run(preset, requestedLoss, Setup.of(trainer, target), input, fold, progress, null);
     }
 
     /**
-     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, TargetTransform, InputData, int, ProgressListener)}
-     * with the point decoding of {@code decoding} ({@code null}: the model's own estimate, {@link
-     * RegressionModel#pointEstimate()}). Targets that are NaN or +-Infinity train a head that can learn them with its
-     * special tokens under the NONE transform; the metrics describe the finite test rows, and {@code nllNonFinite}
-     * the others.
+     * As {@link #run(HeadCatalog.Preset, String, TrainerConfig, InputData, int, ProgressListener)} with the encoder,
+     * trainer and target transform of {@code setup} and the point decoding of {@code decoding} ({@code null}: the
+     * model's own estimate, {@link RegressionModel#pointEstimate()}). Targets that are NaN or +-Infinity train a head
+     * that can learn them with its special tokens ({@code HeadSpec.learningNonFinite()}) under the NONE transform; the
+     * metrics describe the finite test rows, and {@code nllNonFinite} the others.
      *
      * @throws IllegalArgumentException if the fold is out of range, the training or test fold is too small, or the
      *                                  targets hold NaN or +-Infinity and the head cannot learn them (or the
      *                                  transform is not NONE)
+     * @throws FailedRun                if training diverged or left an unusable model
      */
-    public static Result run(HeadCatalog.Preset preset, String requestedLoss, TrainerConfig trainer,
-            TargetTransform target, InputData input, int fold, ProgressListener progress, DecodingOptions decoding) {
-        Checks.notNull("target", target);
+    public static Result run(HeadCatalog.Preset preset, String requestedLoss, Setup setup, InputData input, int fold,
+            ProgressListener progress, DecodingOptions decoding) {
+        Checks.notNull("setup", setup);
         Checks.notNull("preset", preset);
-        Checks.notNull("trainer", trainer);
         Checks.notNull("input", input);
+        TrainerConfig trainer = setup.trainer();
         Folds.Split split = input.folds().split(input.data(), fold);
         Dataset train = split.train();
         Dataset test = split.test();
@@ -274,8 +295,7 @@ public final class HeadRun {
                     input.data().rows() - finiteRows(input.data().y()).length);
         }
         LossChoice loss = chooseLoss(spec, requestedLoss, train.features());
-        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(trainer)
-                .withTargetTransform(target);
+        ModelConfig config = setup.model(spec, loss.loss());
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train, progress);
         if (tr.failed()) {
@@ -297,28 +317,16 @@ public final class HeadRun {
             progress.onWarning("fold " + fold + " of " + input.label() + ": "
                     + far.message(input.data().featureNames().toArray(new String[0]), 3));
         }
-        TargetScaler ts = model.targetScaler();
-        double[] y01 = new double[y.length];
-        for (int i = 0; i < y.length; i++) {
-            // ROBUST's clipping is left to the count below; NaN below the LOG transform's support: clipped to 0 below
-            double t = target == TargetTransform.ROBUST ? y[i] : ts.transformed(y[i]);
-            y01[i] = Double.isNaN(t) ? Double.NEGATIVE_INFINITY : ts.unit().transform(t);
-        }
-        int clipped = 0;
-        for (int i = 0; i < y01.length; i++) {
-            double c = Math.min(Math.max(y01[i], 0), CLIP_HIGH);
-            if (c != y01[i]) {
-                clipped++;
-                y01[i] = c;
-            }
-        }
-        double nll01 = Metrics.meanNll(model.predictUnit(x).logDensity(y01));
         PredictiveDistribution d = model.predict(x);
+        double[] logd = d.logDensity(y);
+        int zero = (int) java.util.Arrays.stream(logd).filter(l -> l == Double.NEGATIVE_INFINITY).count();
+        double nll = Metrics.meanNll(logd);
+        double validationNll = validationNll(model, config.trainer(), train);
         boolean tokens = model.head().generatesTokens();
         Decoding dec = decoding == null ? Decoding.of(model.pointEstimate())
                 : decoding.decoding(model.pointEstimate(), trainer.seed(), tokens);
         String pointNote = decoding == null ? "" : decoding.note(preset.name(), tokens);
-        double[] point = model.predictPoint(x, dec);
+        double[] point = model.predictPoint(x, test.featureNames(), dec);
         double rmse = Math.sqrt(Metrics.mse(point, y));
         // tau is undefined (NaN, null in JSON) when the point predictions or the test targets are all equal
         double tau = isConstant(point) || isConstant(y) ? Double.NaN : Metrics.kendallTau(point, y);
@@ -327,9 +335,23 @@ public final class HeadRun {
         double[] upper = d.inverseCumulativeProbability(0.95);
         double coverage = Calibration.coverage(lower, upper, y);
         double[] pit = Calibration.pit(d, y);
-        return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll01, clipped, rmse,
+        return new Result(preset.name(), loss.loss(), loss.note(), fold, train.rows(), test.rows(), nll, zero,
+                validationNll, rmse,
                 tau, crps, coverage, tr.wallTime().toNanos() * 1e-9, tr.epochsRun(), tr.stopReason().name(), y,
                 dec.point().label(), point, lower, upper, pit, model, pointNote, special.length, nllSpecial);
+    }
+
+    /**
+     * The NLL of y on the rows the trainer held out for early stopping (the split {@link RegressionModel#fit} made:
+     * it depends only on the row count and the seed), those with a finite target; NaN when there are none.
+     */
+    static double validationNll(RegressionModel model, TrainerConfig trainer, Dataset train) {
+        Dataset v = new Trainer(trainer, ProgressListener.none()).holdout(train).validation();
+        if (v == null) {
+            return Double.NaN;
+        }
+        int[] finite = finiteRows(v.y());
+        return finite.length == 0 ? Double.NaN : model.evaluate(v.subset(finite, 0, finite.length)).nll();
     }
 
     /** The mean of {@link PredictiveDistribution#crps} over the rows. */

@@ -24,8 +24,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <ul>
  *   <li>{@link #intervals}: the test rows sorted by their true y (x axis: rank); per row the truth (black dots),
- *       the predictive mean (blue dots) and the central 90% interval (5% and 95% quantiles, grey band edges).
- *       A calibrated head has about 90% of the black dots between the grey lines.</li>
+ *       the point prediction (blue dots) and the central 90% interval (5% and 95% quantiles, grey band edges).
+ *       A calibrated head has about 90% of the black dots between the grey lines. The y axis is titled with the
+ *       target's name and its ticks are plain numbers with as many decimals as the data's range needs ({@link
+ *       #tickPattern}: {@code 0.000123}, not {@code 1.23E-4}; {@code 31,000}, not {@code 3.1E4}).</li>
  *   <li>{@link #pit}: the PIT histogram, counts of F(y) over 10 equal bins, with the flat line N/10 of a calibrated
  *       head; a U shape means intervals too narrow, a hump too wide, a slope a biased mean.</li>
  * </ul>
@@ -48,6 +50,16 @@ public final class Plots {
      * @throws java.io.UncheckedIOException if the file cannot be written
      */
     public static void intervals(HeadRun.Result r, String title, Path file) {
+        intervals(r, title, "y", file);
+    }
+
+    /**
+     * As {@link #intervals(HeadRun.Result, String, Path)} with the y axis titled {@code target}, the name of the
+     * target column.
+     *
+     * @throws java.io.UncheckedIOException if the file cannot be written
+     */
+    public static void intervals(HeadRun.Result r, String title, String target, Path file) {
         Checks.notNull("r", r);
         int n = r.y().length;
         Integer[] boxed = IntStream.range(0, n).boxed().toArray(Integer[]::new);
@@ -66,8 +78,10 @@ public final class Plots {
             hi[k] = finiteOr(r.upper()[i], mean[k]);
         }
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("test rows sorted by true y").yAxisTitle("y (original units)").build();
+                .xAxisTitle("test rows sorted by true " + target).yAxisTitle(target).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setXAxisDecimalPattern("#0");
+        chart.getStyler().setYAxisDecimalPattern(tickPattern(y, lo, hi, mean));
         chart.getStyler().setMarkerSize(5);
         Color band = new Color(150, 150, 150);
         for (String name : new String[] {"90% interval (5%)", "90% interval (95%)"}) {
@@ -116,6 +130,30 @@ public final class Plots {
         line.setLineColor(Color.BLACK);
         line.setMarker(SeriesMarkers.NONE);
         save(chart, file);
+    }
+
+    /**
+     * A {@link java.text.DecimalFormat} pattern for plain tick labels of the values in {@code columns}: grouped
+     * integer digits and as many decimals as a tenth of their range needs (at least the first significant digit of
+     * a tick step, at most 12), e.g. range 1e-4: {@code #,##0.000000}; range 3000: {@code #,##0}.
+     */
+    static String tickPattern(double[]... columns) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double[] c : columns) {
+            for (double v : c) {
+                if (Double.isFinite(v)) {
+                    lo = Math.min(lo, v);
+                    hi = Math.max(hi, v);
+                }
+            }
+        }
+        double step = (hi - lo) / 10;
+        if (!(step > 0) || !Double.isFinite(step)) {
+            step = Math.max(Math.abs(hi), 1e-12) / 10;
+        }
+        int decimals = (int) Math.max(0, Math.min(12, Math.ceil(-Math.log10(step))));
+        return decimals == 0 ? "#,##0" : "#,##0." + "0".repeat(decimals);
     }
 
     private static java.util.List<Double> toList(double[] v) {

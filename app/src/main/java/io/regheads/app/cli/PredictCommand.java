@@ -3,8 +3,11 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.TargetTransform;
+import io.regheads.core.dist.PointLoss;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.head.Decoding;
+import io.regheads.core.head.PointEstimate;
 import io.regheads.core.internal.Checks;
 import io.regheads.heads.model.ConformalIntervals;
 import io.regheads.heads.model.RegressionModel;
@@ -24,6 +27,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -39,13 +43,19 @@ import picocli.CommandLine.Option;
  * it (the model's own target column too, unless it is named by {@code --target}). A model that records no names
  * takes them by position.
  *
- * <p>Output: a CSV file with the header {@code mean,median,q<level>...[,log_density]}; for a model that learned NaN
+ * <p>Output: a CSV file with the header {@code mean,median[,point],q<level>...[,log_density]} ({@code point}: with
+ * {@code --point LOSS}, the point that minimises the expected LOSS under the row's prediction, {@link
+ * PredictiveDistribution#point}); for a model that learned NaN
  * and infinite targets (a decoder with special tokens) also {@code p_nan,p_posinf,p_neginf}, the probabilities of
  * those outcomes (mean, median and quantiles then describe the finite part), and with {@code --target} the column
  * {@code log_likelihood} instead of {@code log_density}: the log density of a finite y plus {@code log P(finite)},
  * {@code log P(NaN)} or {@code log P(+-Inf)} for a NaN or infinite y ({@code SpecialValues#logLikelihood}); numbers with {@code --digits}
- * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). Example: {@code regheads predict --model m.rgh
- * --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target y}.
+ * significant digits (9 by default, {@link DecimalFormatter}; 17: {@link Double#toString}, exact). With {@code --point}
+ * (and {@code --temperature}, {@code --top-k}, {@code --top-p}, {@code --samples}, {@code --seed} for the
+ * sample-based estimates, see {@link DecodingOptions}) a column {@code point} follows {@code median}: the point
+ * prediction decoded that way ({@link RegressionModel#predictPoint(double[][], List, io.regheads.core.head.Decoding)}).
+ * Example: {@code regheads predict --model m.rgh --data big.csv --out predictions.csv --quantiles 0.05,0.95 --target
+ * y}; {@code regheads predict --model m.rgh --data d.csv --out p.csv --point sample-mean --temperature 0.8}.
  *
  * <p>Exit codes: 0 when every row was scored; 2 for bad input (a missing or unreadable model file, feature columns
  * that do not match the model, a malformed row, named by its line, or a bad option value); 3 for an unexpected
@@ -55,12 +65,13 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe (one instance per invocation, as picocli makes it).
  */
 @Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Score the rows of a CSV file with a saved model (regheads train --save) and write mean, median,",
-            "chosen quantiles and optionally the log density of a target column, streaming in chunks."},
+        description = {"Score the rows of a CSV file with a saved model (regheads train --save).",
+            "Writes mean, median, chosen quantiles, optionally a decoded point prediction (--point) and the log "
+                    + "density of a target column, streaming the file in chunks."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every row scored",
             "2:bad input (model file, data, a malformed row or an option; the line is named)",
-            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
+            "3:unexpected failure or out of memory (more heap: REGHEADS_HEAP=8g)"})
 final class PredictCommand implements Callable<Integer> {
     /** Default rows per chunk: a histogram model holds about 4 KB per row (probabilities and their sums). */
     static final int DEFAULT_CHUNK = 16384;
@@ -114,6 +125,13 @@ final class PredictCommand implements Callable<Integer> {
             + "'tab' (default: detected from the header line among comma, semicolon, tab and |).")
     String delimiter;
 
+    @Mixin
+    DecodingOptions decoding;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed of the samples of --point "
+            + "sample-mean and sample-median (default: ${DEFAULT-VALUE}).")
+    long seed;
+
     /** Where the progress line goes (stderr; tests may replace it). */
     PrintStream progress = System.err;
     private boolean progressShown;
@@ -129,7 +147,10 @@ final class PredictCommand implements Callable<Integer> {
         Checks.require(interval == null || (interval > 0 && interval < 1), "--interval must be in (0, 1), got %s",
                 interval);
         Checks.require(!conformal || interval != null, "--conformal needs --interval LEVEL");
+        decoding.check(true);
         RegressionModel m = RegressionModel.load(model);
+        PointColumn pointColumn = new PointColumn(decoding.pointLoss() == null ? decoding(m) : null,
+                decoding.pointLoss());
         if (conformal) {
             ConformalIntervals ci = m.conformalIntervals().orElseThrow(() -> new IllegalArgumentException(
                     "--conformal: " + model + " has no conformal intervals; fit them with 'regheads calibrate'"));
@@ -149,9 +170,10 @@ final class PredictCommand implements Callable<Integer> {
             Path tmp = Files.createTempFile(dir, "." + out.getFileName(), ".part");
             try {
                 try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    w.write(outputHeader(levels, c.target >= 0, special) + (interval == null ? "" : ",lower,upper"));
+                    w.write(outputHeader(levels, c.target >= 0, special, pointColumn.any())
+                            + (interval == null ? "" : ",lower,upper"));
                     w.newLine();
-                    rows = score(in, c, m, levels, special, w, t0);
+                    rows = score(in, c, m, levels, special, pointColumn, w, t0);
                 }
                 Checks.require(rows > 0, "%s has no data rows", data);
                 move(tmp, out);
@@ -167,8 +189,80 @@ final class PredictCommand implements Callable<Integer> {
         }
         double seconds = (System.nanoTime() - t0) * 1e-9;
         o.printf(Locale.ROOT, "predicted %d rows in %.1f s (%.0f rows/s): %s%n", rows, seconds, rows / seconds, out);
+        if (pointColumn.decoding() != null) {
+            String note = decoding.note(m.config().head().name(), m.head().generatesTokens());
+            o.println("point: " + describe(pointColumn.decoding(), m.head().generatesTokens())
+                    + (note.isEmpty() ? "" : "; note: " + note));
+        } else if (pointColumn.loss() != null) {
+            o.println("point: the prediction that minimises the expected " + pointColumn.loss().label() + " cost");
+        }
         o.flush();
         return 0;
+    }
+
+    /**
+     * The decoding of the {@code point} column, or null without {@code --point}: the estimate and, for the sample-based
+     * ones, the sampling settings (left out for a head that generates no tokens) with the samples' seed.
+     *
+     * @throws IllegalArgumentException naming {@code --point} when the model cannot decode it (sample-mean under the
+     *                                  LOG target transform)
+     */
+    private Decoding decoding(RegressionModel m) {
+        if (decoding.chosen() == null) {
+            return null;
+        }
+        Decoding d = decoding.decoding(m.pointEstimate(), seed, m.head().generatesTokens());
+        Checks.require(d.point() != PointEstimate.SAMPLE_MEAN || m.targetScaler().transform() != TargetTransform.LOG,
+                "--point sample-mean: %s was trained with the LOG target transform, where an average of samples "
+                        + "of log1p(y - min) is not one of y; use mean or sample-median", model);
+        return d;
+    }
+
+    /** The decoding in words for the summary line, e.g. {@code sample-mean of 256 samples at temperature 0.8}. */
+    private static String describe(Decoding d, boolean tokens) {
+        PointEstimate p = d.point();
+        if (p != PointEstimate.SAMPLE_MEAN && p != PointEstimate.SAMPLE_MEDIAN) {
+            return p.label();
+        }
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s of %d samples (seed %d)", p.label(),
+                d.samples(), d.seed()));
+        if (tokens) {
+            sb.append(String.format(Locale.ROOT, " at temperature %s", Fmt.plain(d.temperature())));
+            if (d.topK() > 0) {
+                sb.append(", top-k ").append(d.topK());
+            }
+            if (d.topP() < 1) {
+                sb.append(", top-p ").append(Fmt.plain(d.topP()));
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * What the {@code point} column holds: a decoded point prediction ({@code --point} with an estimate such as
+     * {@code sample-mean}), or the point that minimises an expected cost ({@code --point mape}, {@code pinball:0.9},
+     * ...: {@link PredictiveDistribution#point(PointLoss)}), or nothing.
+     */
+    private record PointColumn(Decoding decoding, PointLoss loss) {
+        boolean any() {
+            return decoding != null || loss != null;
+        }
+
+        /** The chunk's points, or null without the column; a refused row named by its data row. */
+        double[] points(RegressionModel m, double[][] xs, List<String> names, PredictiveDistribution d,
+                long chunkIndex, long rowsBefore) {
+            if (loss != null) {
+                try {
+                    return d.point(loss);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--point " + loss.label() + " (row 0 below is data row "
+                            + (rowsBefore + 1) + "): " + e.getMessage(), e);
+                }
+            }
+            // each chunk its own stream of samples: the seed mixed with the chunk's index
+            return decoding == null ? null : m.predictPoint(xs, names, decoding.withSamples(decoding.samples(),
+                    decoding.seed() + 0x9E3779B97F4A7C15L * chunkIndex));
+        }
     }
 
     /** Where the features and the observed target are in the file's rows. */
@@ -210,8 +304,8 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /** Reads, predicts and writes every row; returns the count. */
-    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, BufferedWriter w,
-            long t0) throws IOException {
+    private long score(CsvReader in, Columns c, RegressionModel m, double[] levels, boolean special, PointColumn pc,
+            BufferedWriter w, long t0) throws IOException {
         long rows = 0;
         int width = in.header().size();
         double[][] cells = new double[chunk][width];
@@ -221,7 +315,8 @@ final class PredictCommand implements Callable<Integer> {
         all[0] = 0.5;
         System.arraycopy(levels, 0, all, 1, levels.length);
         StringBuilder sb = new StringBuilder(1 << 16);
-        for (int n; (n = in.read(cells, c.target)) > 0; ) {
+        long chunkIndex = 0;
+        for (int n; (n = in.read(cells, c.target)) > 0; chunkIndex++) {
             for (int i = 0; i < n; i++) {
                 double[] row = cells[i];
                 for (int j = 0; j < c.features.length; j++) {
@@ -233,6 +328,8 @@ final class PredictCommand implements Callable<Integer> {
             PredictiveDistribution d = m.predict(xs, c.names);
             double[] mean = d.mean();
             double[][] q = d.quantiles(all);
+            // each chunk its own stream of samples: the seed mixed with the chunk's index
+            double[] point = pc.points(m, xs, c.names, d, chunkIndex, rows);
             double[] yn = n == chunk ? y : java.util.Arrays.copyOf(y, n);
             SpecialValues sv = special ? (SpecialValues) d : null;
             double[] logp = c.target < 0 ? null : special ? sv.logLikelihood(yn) : d.logDensity(yn);
@@ -243,8 +340,12 @@ final class PredictCommand implements Callable<Integer> {
             sb.setLength(0);
             for (int i = 0; i < n; i++) {
                 number(sb, mean[i]);
-                for (double[] col : q) {
-                    number(sb.append(','), col[i]);
+                number(sb.append(','), q[0][i]);
+                if (point != null) {
+                    number(sb.append(','), point[i]);
+                }
+                for (int k = 1; k < q.length; k++) {
+                    number(sb.append(','), q[k][i]);
                 }
                 for (double[] col : p) {
                     number(sb.append(','), col[i]);
@@ -292,11 +393,16 @@ final class PredictCommand implements Callable<Integer> {
     }
 
     /**
-     * The output header: {@code mean,median,q<level>...[,log_density]}, or with special values {@code
-     * mean,median,q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
+     * The output header: {@code mean,median[,point],q<level>...[,log_density]}, or with special values {@code
+     * mean,median[,point],q<level>...,p_nan,p_posinf,p_neginf[,log_likelihood]}.
      */
     static String outputHeader(double[] levels, boolean target, boolean special) {
-        StringBuilder h = new StringBuilder("mean,median");
+        return outputHeader(levels, target, special, false);
+    }
+
+    /** As {@link #outputHeader(double[], boolean, boolean)} with {@code point} after {@code median} if asked for. */
+    static String outputHeader(double[] levels, boolean target, boolean special, boolean point) {
+        StringBuilder h = new StringBuilder(point ? "mean,median,point" : "mean,median");
         for (double l : levels) {
             h.append(",q").append(l);
         }

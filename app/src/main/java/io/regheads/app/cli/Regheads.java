@@ -7,6 +7,7 @@ import io.regheads.app.experiments.DecoderSizeCommand;
 import io.regheads.app.experiments.DensityCommand;
 import io.regheads.app.experiments.HammingCommand;
 import io.regheads.app.experiments.RepeatMeanCommand;
+import io.regheads.app.experiments.ScoringRulesCommand;
 import io.regheads.core.train.TrainingFailedException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
  * Entry point of the {@code regheads} command line ({@code ./regheads} at the repository root runs it).
  *
  * <p>Subcommands: {@code compare} ({@link CompareCommand}), {@code train} ({@link TrainCommand}), {@code predict}
- * ({@link PredictCommand}), {@code evaluate} ({@link EvaluateCommand}), {@code calibrate} ({@link CalibrateCommand}), {@code uci} ({@link UciCommand}), {@code risk}
+ * ({@link PredictCommand}), {@code settings} ({@link SettingsCommand}), {@code evaluate} ({@link EvaluateCommand}), {@code calibrate} ({@link CalibrateCommand}), {@code uci} ({@link UciCommand}), {@code risk}
  * ({@link RiskCommand}) and {@code curves}
  * ({@link CurvesCommand}); the decoding paper's other experiments are in {@code io.regheads.app.experiments}
  * ({@code density}, {@code curve-fit}, {@code bbob}, {@code data-efficiency}, {@code hamming}, {@code decoder-size},
@@ -44,11 +45,13 @@ import picocli.CommandLine.Command;
         exitCodeList = {"0:success (every head trained; predict: every row scored)",
             "1:training failed for some head (marked FAILED in the output; the other heads ran)",
             "2:bad input (file, data or option)",
-            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"},
+            "3:unexpected failure or out of memory (more heap: REGHEADS_HEAP=8g)"},
         footer = {"%nErrors are one line on stderr; REGHEADS_DEBUG=1 adds the stack trace."},
-        subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, EvaluateCommand.class, CalibrateCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
+        subcommands = {CompareCommand.class, TrainCommand.class, PredictCommand.class, SettingsCommand.class,
+            EvaluateCommand.class, CalibrateCommand.class, UciCommand.class, CurvesCommand.class, RiskCommand.class, RepeatCommand.class, ArithCommand.class,
             DensityCommand.class, CurveFitCommand.class, BbobCommand.class, DataEfficiencyCommand.class, HammingCommand.class,
-            DecoderSizeCommand.class, RepeatMeanCommand.class,
+            DecoderSizeCommand.class, RepeatMeanCommand.class, ScoringRulesCommand.class,
+            DefaultsCommand.class,
             CommandLine.HelpCommand.class})
 public final class Regheads implements Runnable {
     /** Exit code when everything trained. */

@@ -1,7 +1,6 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.internal.Checks;
-import java.util.Locale;
 
 /**
  * Mean and sample standard deviation (n - 1 denominator; 0 for a single value) for the fold summaries.
@@ -26,9 +25,12 @@ final class Stats {
         return new double[] {mean, v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0};
     }
 
-    /** {@code "mean +- std"} with 3 decimals, e.g. {@code "2.000 +- 1.000"}. */
+    /**
+     * {@code "mean +- std"} with 4 significant digits each ({@link Fmt#sig}), e.g. {@code "2.000 +- 1.000"}; the mean
+     * alone when it is not finite ({@code "inf"}: some value is).
+     */
     static String meanStd(double[] v) {
         double[] s = of(v);
-        return String.format(Locale.ROOT, "%.3f +- %.3f", s[0], s[1]);
+        return Double.isFinite(s[0]) ? Fmt.sig(s[0]) + " +- " + Fmt.sig(s[1]) : Fmt.sig(s[0]);
     }
 }

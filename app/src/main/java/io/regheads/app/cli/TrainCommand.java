@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,8 +29,11 @@ import picocli.CommandLine.Option;
  * RegressionModel#load}.
  *
  * <p>The features are every column except the target (the last column, or {@code --target}), in file order;
- * {@code predict} reads its features in the same order. Example: {@code regheads train --data train.csv --target y
- * --head mdn --save m.rgh}.
+ * {@code predict} reads its features in the same order. The head is a preset of {@link HeadCatalog} with any of its
+ * settings changed ({@code -H KEY=VALUE}); trainer, encoder, loss and a settings file come from {@link
+ * TrainingOptions}. Examples: {@code regheads train --data train.csv --target y --head mdn --save m.rgh}; {@code
+ * regheads train --data d.csv --head histogram -H bins=32 -H tails=true --save m.rgh}; {@code regheads train --data
+ * d.csv --config m.properties --save m2.rgh} (the settings {@code regheads settings --model m.rgh} printed).
  *
  * <p>Exit codes: 0 when the model was trained and saved; 1 when training failed (diverged or left an unusable model:
  * one line {@code regheads: <head> on <file>: FAILED (<reason>): <what to try>} on stderr, nothing saved); 2 for bad
@@ -43,8 +47,10 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:the model was trained and saved",
             "1:training failed (diverged or left an unusable model; nothing saved)",
             "2:bad input (file, data or option)",
-            "3:unexpected failure or out of memory (REGHEADS_HEAP sets the heap of ./regheads)"})
+            "3:unexpected failure or out of memory (more heap: REGHEADS_HEAP=8g)"})
 final class TrainCommand implements Callable<Integer> {
+    /** The head trained when neither --head nor a settings file names one. */
+    static final String DEFAULT_HEAD = "mdn";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -64,12 +70,12 @@ final class TrainCommand implements Callable<Integer> {
             + "head: NONE (min-max with the training min and max; default), ROBUST (bounds 3 IQR beyond the "
             + "quartiles, targets beyond them clipped), LOG (log1p(y - min): positive right-skewed targets, "
             + "predictions mapped back exactly). Saved with the model. NaN/infinite targets need NONE.")
-    TargetTransform targetTransform = TargetTransform.NONE;
+    TargetTransform targetTransform;
 
-    @Option(names = "--head", paramLabel = "NAME", defaultValue = "mdn",
-            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder or xval, or auto: "
-                    + "the one of --candidates with the best score on held-out rows (--select) (default: "
-                    + "${DEFAULT-VALUE}).")
+    @Option(names = "--head", paramLabel = "NAME",
+            description = "Head preset: pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, repeat-decoder "
+                    + "or hamming-decoder (its settings: -H), or auto: the one of --candidates with the best score on "
+                    + "held-out rows (--select). Default: the head of --config, else " + DEFAULT_HEAD + ".")
     String head;
 
     @Option(names = "--candidates", paramLabel = "LIST", defaultValue = "pointwise,histogram,mdn",
@@ -80,24 +86,8 @@ final class TrainCommand implements Callable<Integer> {
             description = "With --head auto: the held-out score the head is chosen by (default: ${DEFAULT-VALUE}).")
     ScoringRule select;
 
-    @Option(names = "--loss", paramLabel = "EXPR", description = "Training loss (default: the head's), e.g. ce, "
-            + "ce+0.3*ntl-was.")
-    String loss;
-
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of initialisation, validation split and shuffles "
-            + "(default: ${DEFAULT-VALUE}).")
-    long seed = 0;
-
-    @Option(names = "--epochs", paramLabel = "N", description = "Maximum epochs (default: "
-            + CompareCommand.DEFAULT_EPOCHS + ").")
-    Integer epochs;
-
-    @Option(names = "--lr", paramLabel = "RATE", description = "AdamW learning rate.")
-    Double learningRate;
-
-    @Option(names = "--patience", paramLabel = "N", description = "Epochs without a better validation loss before "
-            + "stopping (default: " + CompareCommand.DEFAULT_PATIENCE + ").")
-    Integer patience;
+    @Mixin
+    TrainingOptions training;
 
     @Option(names = "--save", required = true, paramLabel = "FILE", description = "Where to write the model.")
     Path save;
@@ -108,37 +98,35 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
-        Checks.require(!head.contains(","), "--head names one head, got '%s'", head);
-        boolean auto = head.equals("auto");
-        HeadCatalog.Preset preset = HeadCatalog.standard().select(auto ? candidates : head).get(0);
-        HeadRun.checkLoss(loss);
+        training.check();
+        HeadCatalog catalog = HeadCatalog.standard();
+        String name = headName(head, training.fileHead(), catalog);
+        Checks.require(!name.contains(","), "--head names one head, got '%s'", name);
+        boolean auto = name.equals("auto");
+        HeadOptions headOptions = training.headOptions(catalog);
+        List<HeadCatalog.Preset> chosen = catalog.select(auto ? candidates : name, auto ? "--candidates" : "--head");
+        headOptions.checkApplies(chosen);
         Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
-        Dataset d = InputData.check(CsvLoader.load(data, target, InputData.parseDelimiter(delimiter)),
-                data.getFileName().toString());
-        TrainerConfig trainer = TrainerConfig.defaults().withMaxEpochs(CompareCommand.DEFAULT_EPOCHS)
-                .withPatience(CompareCommand.DEFAULT_PATIENCE).withSeed(seed);
-        if (epochs != null) {
-            trainer = trainer.withMaxEpochs(epochs);
-        }
-        if (learningRate != null) {
-            trainer = trainer.withLearningRate(learningRate);
-        }
-        if (patience != null) {
-            trainer = trainer.withPatience(patience);
-        }
+        TrainerConfig trainer = training.trainer(TrainerConfig.defaults().withMaxEpochs(CompareCommand.DEFAULT_EPOCHS)
+                .withPatience(CompareCommand.DEFAULT_PATIENCE));
+        TargetTransform transform = training.targetTransform(targetTransform);
         if (auto) {
-            return trainAuto(d, trainer, o);
+            List<HeadSpec> specs = chosen.stream().map(p -> training.configured(p, headOptions, false).spec().get())
+                    .toList();
+            Dataset d = load();
+            return trainAuto(d, specs, trainer, transform, o);
         }
+        HeadCatalog.Preset preset = training.configured(chosen.get(0), headOptions, true);
         HeadSpec headSpec = preset.spec().get();
+        Dataset d = load();
         long nonFinite = java.util.Arrays.stream(d.y()).filter(v -> !Double.isFinite(v)).count();
         if (nonFinite > 0) { // as compare: only a head with NaN/+-Inf tokens can learn them
             headSpec = headSpec.learningNonFinite();
             Checks.require(headSpec.representsNonFinite(), "--head %s cannot learn NaN or infinite targets (%s has %d); "
                     + "only a decoder with special tokens can (unnormalized-decoder)", preset.name(), data, nonFinite);
         }
-        HeadRun.LossChoice lossChoice = HeadRun.chooseLoss(headSpec, loss, d.features());
-        ModelConfig config = ModelConfig.defaults(headSpec).withLoss(lossChoice.loss()).withTrainer(trainer)
-                .withTargetTransform(targetTransform);
+        HeadRun.LossChoice lossChoice = HeadRun.chooseLoss(headSpec, training.loss(headSpec), d.features());
+        ModelConfig config = training.model(headSpec, lossChoice.loss(), trainer, transform);
         RegressionModel m = RegressionModel.create(config, d.features());
         ProgressListener progress = CliProgress.of(quiet, spec.commandLine().getErr());
         TrainingResult r = m.fit(d, progress);
@@ -151,6 +139,8 @@ final class TrainCommand implements Callable<Integer> {
         m.save(save);
         o.printf(Locale.ROOT, "trained %s (loss %s) on %s: %d rows, target '%s', features %s%n", preset.name(),
                 lossChoice.loss(), data, d.rows(), d.targetName(), String.join(",", d.featureNames()));
+        o.println("settings: " + String.join(", ", headSpec.settings().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).toList()) + "; " + training.describe(trainer));
         if (!lossChoice.note().isEmpty()) {
             o.println("note: " + lossChoice.note());
         }
@@ -160,11 +150,34 @@ final class TrainCommand implements Callable<Integer> {
         return Regheads.EXIT_OK;
     }
 
+    /**
+     * The head to train: {@code --head}, else the preset of the settings file's head (its settings come from the
+     * file), else {@value #DEFAULT_HEAD}.
+     *
+     * @throws IllegalArgumentException if the file names a head no preset makes
+     */
+    static String headName(String option, String fileHead, HeadCatalog catalog) {
+        if (option != null) {
+            return option.strip();
+        }
+        if (fileHead == null) {
+            return DEFAULT_HEAD;
+        }
+        HeadCatalog.Preset p = catalog.presetOf(fileHead);
+        Checks.require(p != null, "--config: head=%s: %s", fileHead,
+                HeadCatalog.unknown(fileHead, List.copyOf(io.regheads.heads.model.HeadRegistry.names())));
+        return p.name();
+    }
+
+    private Dataset load() {
+        return InputData.check(CsvLoader.load(data, target, InputData.parseDelimiter(delimiter)),
+                data.getFileName().toString());
+    }
+
     /** {@code --head auto}: every candidate on the same rows, the best on held-out rows refitted and saved. */
-    private int trainAuto(Dataset d, TrainerConfig trainer, PrintWriter o) {
-        List<HeadSpec> specs = HeadCatalog.standard().select(candidates).stream().map(p -> p.spec().get()).toList();
-        ModelConfig base = ModelConfig.defaults(specs.get(0)).withLoss(loss).withTrainer(trainer)
-                .withTargetTransform(targetTransform);
+    private int trainAuto(Dataset d, List<HeadSpec> specs, TrainerConfig trainer, TargetTransform transform,
+            PrintWriter o) {
+        ModelConfig base = training.model(specs.get(0), training.loss, trainer, transform);
         HeadSelection.Result r;
         try {
             r = HeadSelection.select(base, specs, d, select, true, CliProgress.of(quiet, spec.commandLine().getErr()));

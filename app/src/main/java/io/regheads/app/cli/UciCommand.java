@@ -3,6 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Folds;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.train.TrainerConfig;
 import java.io.IOException;
@@ -38,8 +39,9 @@ import picocli.CommandLine.Option;
  * batch is collected), a rerun skips the tasks the file already holds, a progress line goes to stderr, and the
  * markdown report ({@link UciReport}) is rewritten after every data set.
  *
- * <p>Protocols: {@code preset} trains each head's catalog preset with the given trainer (default lr 1e-4, the
- * paper's); {@code paper} trains every point of each head's selection grid ({@link HeadCatalog#grid(String)}) with
+ * <p>Protocols: {@code preset} trains each head's catalog preset, with the head settings given ({@code -H}, a
+ * settings file: the variant is then labelled by the changed settings, {@code bins=32,tails=true}), the given
+ * trainer (default lr 1e-4, the paper's) and encoder; {@code paper} trains every point of each head's selection grid ({@link HeadCatalog#grid(String)}) with
  * Adam lr 5e-4, at most 300 epochs, early stopping with patience 5 on 10% of the training rows, and the report
  * selects per fold by the validation figures.
  *
@@ -92,6 +94,9 @@ final class UciCommand implements Callable<Integer> {
     String protocol;
 
     @Mixin
+    HeadsOption heads;
+
+    @Mixin
     TrainingOptions training;
 
     @Option(names = "--results", paramLabel = "FILE", defaultValue = "runs/uci.jsonl",
@@ -129,8 +134,15 @@ final class UciCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Protocol proto = parseProtocol(protocol);
         HeadCatalog catalog = HeadCatalog.standard();
-        List<HeadCatalog.Preset> presets = catalog.select(training.heads);
-        HeadRun.checkLoss(training.loss);
+        List<HeadCatalog.Preset> presets = catalog.select(heads.heads);
+        training.check();
+        HeadOptions headOptions = training.headOptions(catalog);
+        headOptions.checkApplies(presets);
+        Checks.require(training.targetTransform(null) == io.regheads.core.data.TargetTransform.NONE,
+                "--config: uci scales y by min and max (the paper's protocol), got target.transform=%s",
+                training.targetTransform(null));
+        Checks.require(training.standardizeX(), "--config: uci standardises x (the paper's protocol), got "
+                + "standardizeX=false");
         TrainerConfig trainer = training.trainer(switch (proto) {
             case PAPER -> TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE);
             case PAPER_CLIPPED -> TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE).withClipNorm(CLIP_NORM);
@@ -148,15 +160,23 @@ final class UciCommand implements Callable<Integer> {
             foldLists.put(n, InputData.parseFolds(folds, f.count()));
         }
         Map<String, List<String>> grids = new LinkedHashMap<>();
+        Map<String, String> losses = new LinkedHashMap<>();
         for (HeadCatalog.Preset p : presets) {
+            HeadSpec spec = training.configured(p, headOptions, presets.size() == 1).spec().get();
+            String label = catalog.label(p.name(), spec);
+            Checks.require(proto == Protocol.PRESET || label.equals(HeadCatalog.PRESET), "-H and --config head "
+                    + "settings change the preset (--protocol preset); --protocol paper trains each head's own grid, "
+                    + "got %s %s", p.name(), label);
             grids.put(p.name(), proto != Protocol.PRESET
                     ? catalog.grid(p.name()).stream().map(HeadCatalog.Variant::label).toList()
-                    : List.of(HeadCatalog.PRESET));
+                    : List.of(label));
+            losses.put(p.name(), training.loss(spec));
         }
-        List<UciTask> tasks = plan(names, foldLists, presets, grids, training.loss, trainer);
+        List<UciTask> tasks = plan(names, foldLists, presets, grids, losses, trainer, training.encoderLayers(),
+                training.encoderWidth());
         UciResults store = UciResults.open(resultsFile);
         String command = "./regheads " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        String header = header(command, proto, trainer, presets, grids, resultsFile);
+        String header = header(command, proto, training.describe(trainer), presets, grids, resultsFile);
 
         List<UciTask> todo = new ArrayList<>();
         for (UciTask t : tasks) {
@@ -229,12 +249,26 @@ final class UciCommand implements Callable<Integer> {
      */
     static List<UciTask> plan(List<String> datasets, Map<String, int[]> folds, List<HeadCatalog.Preset> heads,
             Map<String, List<String>> grids, String loss, TrainerConfig trainer) {
+        Map<String, String> losses = new LinkedHashMap<>();
+        heads.forEach(p -> losses.put(p.name(), loss));
+        return plan(datasets, folds, heads, grids, losses, trainer, TrainingOptions.DEFAULT_LAYERS,
+                TrainingOptions.DEFAULT_WIDTH);
+    }
+
+    /**
+     * As {@link #plan(List, Map, List, Map, String, TrainerConfig)} with a loss per head (name to expression, null
+     * for the head's default) and the encoder's hidden layers and width.
+     */
+    static List<UciTask> plan(List<String> datasets, Map<String, int[]> folds, List<HeadCatalog.Preset> heads,
+            Map<String, List<String>> grids, Map<String, String> losses, TrainerConfig trainer, int encoderLayers,
+            int encoderWidth) {
         List<UciTask> tasks = new ArrayList<>();
         for (String ds : datasets) {
             for (int fold : folds.get(ds)) {
                 for (HeadCatalog.Preset p : heads) {
                     for (String v : grids.get(p.name())) {
-                        tasks.add(new UciTask(ds, fold, p.name(), v, loss, trainer));
+                        tasks.add(new UciTask(ds, fold, p.name(), v, losses.get(p.name()), trainer, encoderLayers,
+                                encoderWidth));
                     }
                 }
             }
@@ -299,8 +333,8 @@ final class UciCommand implements Callable<Integer> {
     private static String progress(int done, int total, UciResult r, double elapsed) {
         double eta = elapsed / done * (total - done);
         String figures = r.ok()
-                ? "paper " + UciReport.num(r.paper(), 4) + ", NLL01 " + UciReport.num(r.fair(), 4) + ", CRPS01 "
-                        + UciReport.num(r.crps(), 4)
+                ? "paper " + UciReport.num(r.paper()) + ", NLL01 " + UciReport.num(r.fair()) + ", CRPS01 "
+                        + UciReport.num(r.crps())
                 : "FAILED: " + r.message();
         return String.format(Locale.ROOT, "[%d/%d] %s fold %d %s %s: %s (%.1f s + %.1f s, %d epochs); %s elapsed, "
                 + "~%s left", done, total, r.dataset(), r.fold(), r.head(), r.variant(), figures, r.trainSeconds(),
@@ -313,15 +347,15 @@ final class UciCommand implements Callable<Integer> {
                 : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
     }
 
-    private static String header(String command, Protocol proto, TrainerConfig trainer, List<HeadCatalog.Preset> heads,
+    private static String header(String command, Protocol proto, String trainer, List<HeadCatalog.Preset> heads,
             Map<String, List<String>> grids, Path results) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Report of %s UTC, java %s, %d processors visible, load average %.1f:%n%n",
                 LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), UciFit.load()));
         sb.append("```\n").append(command).append("\n```\n\n");
-        sb.append("Protocol ").append(proto.name().toLowerCase(Locale.ROOT)).append("; trainer: ")
-                .append(TrainingOptions.describe(trainer)).append("; each head's default loss unless --loss; results "
+        sb.append("Protocol ").append(proto.name().toLowerCase(Locale.ROOT)).append("; model: ")
+                .append(trainer).append("; each head's default loss unless --loss; results "
                         + "file ").append(results).append(".\n\nHeads and variants:");
         for (HeadCatalog.Preset p : heads) {
             sb.append(' ').append(p.name()).append(" (").append(String.join(", ", grids.get(p.name()))).append(");");

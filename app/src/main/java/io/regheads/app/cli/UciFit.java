@@ -24,7 +24,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * The pure function behind {@code regheads uci}: one {@link UciTask} in, one {@link UciResult} out.
  *
  * <p>Protocol of one fit: the training rows of the fold (all other folds); x standardised and y min-max scaled with
- * their statistics; {@link RegressionModel} with an MLP encoder 2 x 256 and the task's head and trainer, trained with
+ * their statistics; {@link RegressionModel} with the task's MLP encoder (2 x 256 by default), head and trainer, trained with
  * the task's loss (the head's default unless given); the trainer holds out {@code validationFraction} of the training rows for early stopping.
  * Then, with the kept weights, {@link #measure} on the test rows (all figures) and on those validation rows (the two
  * figures the selection compares).
@@ -89,7 +89,8 @@ final class UciFit {
                 + "5 and 2 are needed", task.fold(), task.dataset(), train.rows(), test.rows());
         HeadSpec spec = catalog.variant(task.head(), task.variant()).spec().get();
         HeadRun.LossChoice loss = HeadRun.chooseLoss(spec, task.loss(), train.features());
-        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(task.trainer());
+        ModelConfig config = ModelConfig.defaults(spec).withLoss(loss.loss()).withTrainer(task.trainer())
+                .withEncoder(task.encoderLayers(), task.encoderWidth());
         RegressionModel model = RegressionModel.create(config, train.features());
         TrainingResult tr = model.fit(train);
         double trainSeconds = tr.wallTime().toNanos() * 1e-9;
@@ -113,7 +114,7 @@ final class UciFit {
                 t.positions(), t.paper(), t.paperUnmasked(), t.fair(), t.clipped(), t.spikeRows(), t.resolution(),
                 t.crps(), t.rmse(), v == null ? Double.NaN : v.paper(), v == null ? Double.NaN : v.fair(),
                 v == null ? Double.NaN : v.resolution(), tr.epochsRun(), tr.bestEpoch(),
-                tr.stopReason().name(), trainSeconds, evalSeconds, load());
+                tr.stopReason().name(), trainSeconds, evalSeconds, load(), task.encoder());
     }
 
     /**

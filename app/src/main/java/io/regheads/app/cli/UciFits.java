@@ -23,16 +23,17 @@ final class UciFits {
     private UciFits() {}
 
     /** A {@link UciTask} as plain values (the library's {@link TrainerConfig} is not serializable). */
-    record Fit(String dataset, int fold, String head, String variant, String loss, Settings trainer)
-            implements Serializable {
-        private static final long serialVersionUID = 2L;
+    record Fit(String dataset, int fold, String head, String variant, String loss, Settings trainer,
+            int encoderLayers, int encoderWidth) implements Serializable {
+        private static final long serialVersionUID = 3L;
 
         static Fit of(UciTask t) {
-            return new Fit(t.dataset(), t.fold(), t.head(), t.variant(), t.loss(), Settings.of(t.trainer()));
+            return new Fit(t.dataset(), t.fold(), t.head(), t.variant(), t.loss(), Settings.of(t.trainer()),
+                    t.encoderLayers(), t.encoderWidth());
         }
 
         UciTask task() {
-            return new UciTask(dataset, fold, head, variant, loss, trainer.toConfig());
+            return new UciTask(dataset, fold, head, variant, loss, trainer.toConfig(), encoderLayers, encoderWidth);
         }
     }
 

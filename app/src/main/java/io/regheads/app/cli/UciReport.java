@@ -90,11 +90,11 @@ final class UciReport {
         paperTable(sb, datasets, heads, grids, folds, by);
         maskTable(sb, datasets, heads, grids, by);
         fairTable(sb, "Density NLL of y01 (fair figure; y01 = y min-max scaled by the training fold, test y01 clipped "
-                + "into [0, 1 - 1e-7]), fair selection", UciResult::fair, 3, true, datasets, heads, grids, folds, by);
-        fairTable(sb, "CRPS of y01 (100-level quantile grid), fair selection", UciResult::crps, 4, false, datasets, heads,
+                + "into [0, 1 - 1e-7]), fair selection", UciResult::fair, true, datasets, heads, grids, folds, by);
+        fairTable(sb, "CRPS of y01 (100-level quantile grid), fair selection", UciResult::crps, false, datasets, heads,
                 grids, folds, by);
         fairTable(sb, "NLL at the data's resolution (cells around the training fold's distinct values), fair selection",
-                UciResult::resolution, 3, false, datasets, heads, grids, folds, by);
+                UciResult::resolution, false, datasets, heads, grids, folds, by);
         variantTable(sb, datasets, heads, grids, by);
         timingTable(sb, datasets, heads, by);
         failures(sb, results);
@@ -118,28 +118,21 @@ final class UciReport {
 
     /** {@code "m +- s"} over the selected folds, with {@code " (k/n folds)"} when some requested fold is missing. */
     private static String cell(Map<Integer, UciResult> sel, ToDoubleFunction<UciResult> f, int requested) {
-        return cell(sel, f, requested, 3);
-    }
-
-    private static String cell(Map<Integer, UciResult> sel, ToDoubleFunction<UciResult> f, int requested, int digits) {
         if (sel.isEmpty()) {
             return "-";
         }
         double[] v = sel.values().stream().mapToDouble(f).toArray();
         double[] ms = Stats.of(v);
-        String s = num(ms[0], digits) + " +- " + num(ms[1], digits);
+        String s = num(ms[0]) + " +- " + num(ms[1]);
         return sel.size() < requested ? s + " (" + sel.size() + "/" + requested + " folds)" : s;
     }
 
-    /** 3 decimals, or 3 significant digits in scientific notation from 1e4 on (a decoder's far tails). */
+    /**
+     * 4 significant digits ({@link Fmt#sig}: {@code 0.1235}, {@code -2.345}, {@code 1.349e+63} for a decoder's far
+     * tails, {@code nan}).
+     */
     static String num(double v) {
-        return num(v, 3);
-    }
-
-    /** As {@link #num(double)} with {@code digits} decimals below 1e4. */
-    static String num(double v, int digits) {
-        return Double.isFinite(v) && Math.abs(v) >= 1e4 ? String.format(Locale.ROOT, "%.3g", v)
-                : String.format(Locale.ROOT, "%." + digits + "f", v);
+        return Fmt.sig(v);
     }
 
     private static void paperTable(StringBuilder sb, List<String> datasets, List<HeadCatalog.Preset> heads,
@@ -222,8 +215,7 @@ final class UciReport {
         sb.append('\n');
     }
 
-    private static void fairTable(StringBuilder sb, String title, ToDoubleFunction<UciResult> f, int digits,
-            boolean markSpikes,
+    private static void fairTable(StringBuilder sb, String title, ToDoubleFunction<UciResult> f, boolean markSpikes,
             List<String> datasets,
             List<HeadCatalog.Preset> heads, Map<String, List<String>> grids, Map<String, int[]> folds,
             Map<String, Map<String, List<UciResult>>> by) {
@@ -243,7 +235,7 @@ final class UciReport {
             for (HeadCatalog.Preset p : heads) {
                 Map<Integer, UciResult> sel = select(of(by, ds, p.name()), grids.get(p.name()), Criterion.FAIR);
                 int spikes = sel.values().stream().mapToInt(UciResult::spikeRows).sum();
-                sb.append(' ').append(cell(sel, f, requested, digits)).append(markSpikes && spikes > 0 ? SPIKES + spikes : "")
+                sb.append(' ').append(cell(sel, f, requested)).append(markSpikes && spikes > 0 ? SPIKES + spikes : "")
                         .append(" |");
             }
             sb.append('\n');
@@ -275,7 +267,7 @@ final class UciReport {
                     long cf = sf.values().stream().filter(r -> r.variant().equals(v)).count();
                     sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %s | %s | %s | %s | %d | %d |%n", ds,
                             p.name(), v, ok.size(), avg(ok, UciResult::paper), avg(ok, UciResult::fair),
-                            avg(ok, UciResult::resolution), num(ok.stream().mapToDouble(UciResult::crps).average().orElse(Double.NaN), 4),
+                            avg(ok, UciResult::resolution), num(ok.stream().mapToDouble(UciResult::crps).average().orElse(Double.NaN)),
                             cp, cf));
                 }
             }

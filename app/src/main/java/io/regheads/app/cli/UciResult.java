@@ -43,13 +43,15 @@ import java.util.Map;
  * @param trainSeconds   wall time of the fit
  * @param evalSeconds    wall time of the measurements
  * @param load           the system load average (1 minute) when the task ended, or -1 if unknown
+ * @param encoder        the MLP encoder, {@code layers x width} ({@link UciTask#encoder()}); lines written before the
+ *                       encoder was a setting read as {@value UciTask#DEFAULT_ENCODER}
  */
 public record UciResult(String dataset, int fold, String head, String variant, String loss, String trainer,
         String status,
         String message, int trainRows, int validationRows, int testRows, int distinctTrainY, int positions,
         double paper, double paperUnmasked, double fair, int clipped, int spikeRows, double resolution, double crps,
         double rmse, double valPaper, double valFair, double valResolution, int epochs, int bestEpoch, String stopReason, double trainSeconds,
-        double evalSeconds, double load) implements java.io.Serializable {
+        double evalSeconds, double load, String encoder) implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Status of a fit that gave its figures. */
@@ -64,14 +66,14 @@ public record UciResult(String dataset, int fold, String head, String variant, S
 
     /** The key of the task this result belongs to ({@link UciTask#key()}). */
     public String key() {
-        return UciTask.key(dataset, fold, head, variant, loss, trainer);
+        return UciTask.key(dataset, fold, head, variant, loss, trainer, encoder);
     }
 
     /** A failed task's result: names, status, message; every figure NaN. */
     static UciResult failed(UciTask t, String message, double seconds, double load) {
         return new UciResult(t.dataset(), t.fold(), t.head(), t.variant(), t.lossLabel(), t.trainer().toString(),
                 FAILED, message, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, "", seconds, 0, load);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, "", seconds, 0, load, t.encoder());
     }
 
     /** The fields by name, in declaration order (for {@link Json#write}). */
@@ -101,7 +103,8 @@ public record UciResult(String dataset, int fold, String head, String variant, S
                 integer(m, "spikeRows"), num(m, "resolution"), num(m, "crps"), num(m, "rmse"), num(m, "valPaper"),
                 num(m, "valFair"), num(m, "valResolution"),
                 integer(m, "epochs"), integer(m, "bestEpoch"), str(m, "stopReason"), num(m, "trainSeconds"),
-                num(m, "evalSeconds"), num(m, "load"));
+                num(m, "evalSeconds"), num(m, "load"),
+                m.containsKey("encoder") ? str(m, "encoder") : UciTask.DEFAULT_ENCODER);
     }
 
     private static Object field(Map<String, Object> m, String name) {

@@ -134,8 +134,9 @@ public final class BbobExperiment {
                     Dataset test = sample(inst, c.testRows(), RandomSource.XO_RO_SHI_RO_128_PP.create(s * 31 + 2));
                     for (int h = 0; h < presets.size(); h++) {
                         HeadSpec spec = presets.get(h).spec().get();
-                        TrainerConfig t = TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs());
-                        RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec, null, t),
+                        TrainerConfig t = Experiments.paperTrainer().withSeed(s).withMaxEpochs(c.maxEpochs());
+                        RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec,
+                                Experiments.PAPER_LOSS, t),
                                 d);
                         long t0 = System.nanoTime();
                         m.fit(train);

@@ -190,7 +190,7 @@ public final class CurveFitExperiment {
             grid[i] = -1 + 2.0 * i / (points - 1);
             gx[i][0] = grid[i];
         }
-        TrainerConfig trainer = TrainerConfig.defaults().withSeed(c.seed()).withMaxEpochs(c.epochs())
+        TrainerConfig trainer = Experiments.paperTrainer().withSeed(c.seed()).withMaxEpochs(c.epochs())
                 .withLearningRate(c.learningRate()).withValidationFraction(0);
         List<Fit> fits = new ArrayList<>();
         for (Function f : c.functions()) {
@@ -198,7 +198,7 @@ public final class CurveFitExperiment {
             double[] truth = Arrays.stream(grid).map(f::value).toArray();
             for (String head : c.heads()) {
                 long t0 = System.nanoTime();
-                RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec(head), null,
+                RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec(head), Experiments.PAPER_LOSS,
                         trainer), 1);
                 m.fit(train);
                 double[] pred = m.predictPoint(gx);

@@ -124,9 +124,9 @@ public final class DataEfficiencyExperiment {
                     }
                     Dataset train = pool.subset(order, 0, n);
                     for (int h = 0; h < c.heads().size(); h++) {
-                        TrainerConfig t = TrainerConfig.defaults().withSeed(s).withMaxEpochs(c.maxEpochs());
+                        TrainerConfig t = Experiments.paperTrainer().withSeed(s).withMaxEpochs(c.maxEpochs());
                         RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(),
-                                spec(c.heads().get(h)), null, t), pool.features());
+                                spec(c.heads().get(h)), Experiments.PAPER_LOSS, t), pool.features());
                         long t0 = System.nanoTime();
                         m.fit(train);
                         double[] p = m.predictPoint(test.x());

@@ -138,8 +138,9 @@ public final class DecoderSizeExperiment {
                 long params = 0;
                 for (int k = 0; k < c.folds().length; k++) {
                     Folds.Split split = in.folds().split(in.data(), c.folds()[k]);
-                    TrainerConfig t = TrainerConfig.defaults().withSeed(c.seed()).withMaxEpochs(c.maxEpochs());
-                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), size.spec(), null, t),
+                    TrainerConfig t = Experiments.paperTrainer().withSeed(c.seed()).withMaxEpochs(c.maxEpochs());
+                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), size.spec(),
+                            Experiments.PAPER_LOSS, t),
                             split.train().features());
                     params = 0;
                     for (Param p : m.head().params()) {

@@ -227,7 +227,7 @@ public final class DensityExperiment {
     public static Result run(Config c, Consumer<String> progress) {
         double[] xs = sliceX(c.slices());
         List<Row> rows = new ArrayList<>();
-        TrainerConfig trainer = TrainerConfig.defaults().withSeed(c.seed()).withMaxEpochs(c.epochs())
+        TrainerConfig trainer = Experiments.paperTrainer().withSeed(c.seed()).withMaxEpochs(c.epochs())
                 .withLearningRate(c.learningRate()).withValidationFraction(0);
         for (Shape shape : c.shapes()) {
             long s0 = c.seed() * 1_000_003L + shape.ordinal() * 101L;
@@ -265,8 +265,8 @@ public final class DensityExperiment {
             }
             for (int b = 0; b < c.baselines().size(); b++) {
                 String name = c.baselines().get(b);
-                RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), baseline(name), null,
-                        trainer), 1);
+                RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), baseline(name),
+                        Experiments.PAPER_LOSS, trainer), 1);
                 long t0 = System.nanoTime();
                 m.fit(train);
                 double secs = (System.nanoTime() - t0) * 1e-9;

@@ -99,7 +99,8 @@ class CompareCommandTest {
         assertEquals(0, r.exit(), r.err());
         String json = r.out().strip();
         assertTrue(json.startsWith("{\"command\":\"compare\",\"dataset\":\"lin\",\"rows\":60,\"features\":2"), json);
-        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"}) {
+        for (String head : new String[] {"pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+            "quantile"}) {
             for (int k = 0; k < 2; k++) {
                 assertTrue(json.contains("{\"head\":\"" + head + "\""), head);
                 for (String kind : new String[] {"intervals", "pit"}) {
@@ -111,13 +112,14 @@ class CompareCommandTest {
                 }
             }
         }
-        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 6 heads x 2 folds
-        assertEquals(12, count(json, "\"testRows\":6"));
-        assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head trains with --loss");
+        // 60 rows in 10 random folds: 6 test rows and 54 training rows per fold; 7 heads x 2 folds
+        assertEquals(14, count(json, "\"testRows\":6"));
+        assertEquals(12, count(json, "\"loss\":\"ce+0.3*ntl-was\""), "every head but quantile trains with --loss");
+        assertEquals(2, count(json, "\"loss\":\"pinball\""), "quantile outputs take pinball and crps only");
         assertEquals(2, count(json, "\"pointEstimate\":\"auto\""),
                 "the unnormalized decoder reports its certified mean, else its median");
-        assertEquals(10, count(json, "\"pointEstimate\":\"mean\""));
-        assertTrue(json.contains("\"notes\":[]"), json);
+        assertEquals(12, count(json, "\"pointEstimate\":\"mean\""));
+        assertTrue(json.contains("\"notes\":[\"ce+0.3*ntl-was does not apply to quantile; used pinball\"]"), json);
         assertEquals(json + "\n", Files.readString(out.resolve("results.json")));
     }
 
@@ -127,7 +129,7 @@ class CompareCommandTest {
         CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--epochs", "1", "--quiet",
                 "--heads", "mdn,pointwise", "--out", tmp.resolve("t").toString());
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("test NLL of y scaled to [0,1] by the training fold's min and max"), r.out());
+        assertTrue(r.out().contains("\nNLL      mean -log density of test y, in the units of 'y'"), r.out());
         Matcher m = Pattern.compile("(?m)^(mdn|pointwise) +\\S+ +0 ").matcher(r.out());
         int rows = 0;
         while (m.find()) {
@@ -266,8 +268,9 @@ class CompareCommandTest {
                 "--temperature, --top-k, --top-p and --samples act on --point sample-mean or sample-median, got "
                         + "--point (each head's own)");
         assertOneLineError(CliTestSupport.run("compare", "--point", "typical", "--quiet"),
-                "--point: point estimate must be one of [mean, median, mode, greedy, sample-mean, sample-median, "
-                        + "auto], got 'typical'");
+                "--point must be an estimate (mean, median, mode, greedy, sample-mean, sample-median, auto) or, in "
+                        + "predict, a cost (mse, mae, mape, pinball:<tau>, linlin:<under>,<over>, linex:<a>), got "
+                        + "'typical'");
         assertOneLineError(CliTestSupport.run("compare", "--point", "sample-mean", "--top-p", "1.5", "--quiet"),
                 "topP must be in (0, 1], got 1.5");
     }
@@ -278,5 +281,47 @@ class CompareCommandTest {
             n++;
         }
         return n;
+    }
+
+    /**
+     * The NLL is the plain NLL of y: a histogram without tails gives inf where a test y lies beyond the training range
+     * (fold 0 holds the largest y), printed as "inf" with a note (and in the mean over folds); per fold one head, the
+     * one with the lowest
+     * validation NLL, is marked with '*'.
+     */
+    @Test
+    void plainNllOutsideTheTrainingRangeIsFiniteAndTheValidationChoiceIsMarked() throws IOException {
+        Path csv = CliTestSupport.linearCsv(tmp, "lin.csv", 40);
+        double[] y = io.regheads.core.data.CsvLoader.load(csv).y();
+        int top = 0;
+        for (int i = 1; i < y.length; i++) {
+            top = y[i] > y[top] ? i : top;
+        }
+        StringBuilder folds = new StringBuilder();
+        for (int i = 0; i < y.length; i++) {
+            folds.append(i == top || i % 8 == 1 ? 0 : 1 + i % 3).append('\n');
+        }
+        Path split = tmp.resolve("fold.txt");
+        Files.writeString(split, folds.toString());
+        CliTestSupport.Run r = CliTestSupport.run("compare", "--data", csv.toString(), "--split", split.toString(),
+                "--heads", "pointwise,histogram", "-H", "histogram.tails=false", "--folds", "0,1", "--epochs", "2",
+                "--quiet", "--out", tmp.resolve("o").toString());
+        assertEquals(0, r.exit(), r.err());
+        // the largest y is a test row of fold 0, above the histogram's training range: the model's tails beyond a
+        // bounded head give it a finite density, so the plain NLL is finite (it was inf without them)
+        Matcher hist = Pattern.compile("(?m)^histogram +ce +0 +(\\S+) ").matcher(r.out());
+        assertTrue(hist.find(), r.out());
+        assertTrue(Double.isFinite(Double.parseDouble(hist.group(1))), r.out());
+        assertFalse(r.out().contains("have zero density (NLL inf)"), r.out());
+        for (String fold : new String[] {"0", "1"}) {
+            Matcher m = Pattern.compile("(?m)^(pointwise|histogram) +\\S+ +" + fold + " +\\S+ +\\S+\\*").matcher(r.out());
+            assertTrue(m.find(), r.out());
+            assertFalse(m.find(), "one head per fold is marked: " + r.out());
+        }
+        assertTrue(r.out().contains("* marks each fold's lowest"), r.out());
+        assertFalse(r.out().contains("NLL inf"), r.out());
+        String json = Files.readString(tmp.resolve("o").resolve("results.json"));
+        assertEquals(2, count(json, "\"chosenByValidation\":true"), json);
+        assertTrue(json.contains("\"head\":\"histogram\",\"loss\":\"ce\",\"fold\":0,"), json);
     }
 }

@@ -50,7 +50,15 @@ class HeadRunTest {
                 total += c;
             }
             assertEquals(8, total);
-            assertTrue(Double.isFinite(r.nll01()) && Double.isFinite(r.crps()) && r.crps() > 0, p.name());
+            assertTrue(Double.isFinite(r.crps()) && r.crps() > 0, p.name());
+            // the plain NLL of y (nothing clipped: a head without tails may give +Infinity) on the test and on the
+            // validation rows, recomputed from the model's densities
+            double[][] x = finiteTestRows(in, 2);
+            assertEquals(nll(r.model().predict(x).logDensity(r.y())), r.nll(), 1e-12, p.name());
+            io.regheads.core.data.Dataset v = new io.regheads.core.train.Trainer(t).holdout(
+                    in.folds().split(in.data(), 2).train()).validation();
+            assertEquals(7, v.rows()); // 10% of 72
+            assertEquals(nll(r.model().predict(v).logDensity(v.y())), r.validationNll(), 1e-12, p.name());
             assertEquals(p.name().equals("unnormalized-decoder") ? "auto" : "mean", r.pointName(), p.name());
         }
     }
@@ -159,11 +167,11 @@ class HeadRunTest {
         o.temperature = 0.5;
         o.topK = 2;
         o.samples = 32;
-        o.check();
+        o.check(false);
         io.regheads.core.head.Decoding expected = io.regheads.core.head.Decoding.of(
                 io.regheads.core.head.PointEstimate.SAMPLE_MEAN).withSampling(0.5, 2, 1.0).withSamples(32, 5);
-        HeadRun.Result dec = HeadRun.run(HeadCatalog.standard().select("decoder").get(0), null, t, in, 0,
-                ProgressListener.none(), o);
+        HeadRun.Result dec = HeadRun.run(HeadCatalog.standard().select("decoder").get(0), null,
+                HeadRun.Setup.of(t, io.regheads.core.data.TargetTransform.NONE), in, 0, ProgressListener.none(), o);
         double[][] x = finiteTestRows(in, 0);
         org.junit.jupiter.api.Assertions.assertArrayEquals(dec.model().predictPoint(x, expected), dec.point(), 0.0);
         assertEquals("sample-mean", dec.pointName());
@@ -171,11 +179,20 @@ class HeadRunTest {
         double[] plain = dec.model().predictPoint(x, expected.withSampling(1, 0, 1));
         assertTrue(!java.util.Arrays.equals(plain, dec.point()), "the filters change the decoder's points");
 
-        HeadRun.Result mdn = HeadRun.run(HeadCatalog.standard().select("mdn").get(0), null, t, in, 0,
-                ProgressListener.none(), o);
+        HeadRun.Result mdn = HeadRun.run(HeadCatalog.standard().select("mdn").get(0), null,
+                HeadRun.Setup.of(t, io.regheads.core.data.TargetTransform.NONE), in, 0, ProgressListener.none(), o);
         org.junit.jupiter.api.Assertions.assertArrayEquals(mdn.model().predictPoint(x, expected.withSampling(1, 0, 1)),
                 mdn.point(), 0.0);
         assertTrue(mdn.pointNote().contains("mdn generates none"), mdn.pointNote());
+    }
+
+    /** Mean of -logDensity, written out. */
+    private static double nll(double[] logDensity) {
+        double s = 0;
+        for (double l : logDensity) {
+            s -= l;
+        }
+        return s / logDensity.length;
     }
 
     private static double[][] finiteTestRows(InputData in, int fold) {

@@ -48,7 +48,8 @@ class UciCommandTest {
         // paper-compatible table: all five heads, the paper's yacht row (appendix A.4) beside its four columns
         assertTrue(md.contains("| dataset | pointwise | histogram | paper Riemann | mdn | paper MDN | decoder | paper "
                 + "Normalized decoder | unnormalized-decoder | paper Unnormalized decoder |"), md);
-        Matcher m = Pattern.compile("\\| yacht \\| (-?[0-9.]+ \\+- [0-9.]+) \\| (-?[0-9.]+ \\+- [0-9.]+)(?: \\(!\\))? \\| "
+        Matcher m = Pattern.compile("\\| yacht \\| (-?[0-9.]+(?:e[-+]\\d+)? \\+- [0-9.]+(?:e[-+]\\d+)?) \\| "
+                + "(-?[0-9.]+(?:e[-+]\\d+)? \\+- [0-9.]+(?:e[-+]\\d+)?)(?: \\(!\\))? \\| "
                 + "1\\.29 \\+- 0\\.38 \\| .* \\| 0\\.21 \\+- 0\\.10 \\| .* \\| 0\\.23 \\+- 0\\.05 \\| .* \\| 0\\.39 \\+- 0\\.02 \\|")
                 .matcher(md);
         assertTrue(m.find(), md);
@@ -83,7 +84,7 @@ class UciCommandTest {
         assertEquals(2, n, r.out());
         String md = Files.readString(tmp.resolve("r.md"));
         double[] ms = Stats.of(paper);
-        assertTrue(md.contains(String.format(Locale.ROOT, "| yacht | %.3f +- %.3f", ms[0], ms[1])), md);
+        assertTrue(md.contains("| yacht | " + Fmt.sig(ms[0]) + " +- " + Fmt.sig(ms[1])), md);
     }
 
     /** A rerun skips the fits the results file holds and runs only the new ones; the old lines stay as they were. */
@@ -203,5 +204,32 @@ class UciCommandTest {
             assertTrue(res.trainer().contains("learningRate=5.0E-4") && res.trainer().contains("clipNorm=1.0"),
                     res.trainer());
         }
+    }
+
+    /**
+     * -H and the encoder options reach every fit: the variant is the preset with the changed settings, the encoder is
+     * recorded and part of the key; the paper protocol, which trains each head's own grid, refuses -H.
+     */
+    @Test
+    void headSettingsAndEncoderReachTheFits() throws IOException {
+        Path dir = fakeDatasets("yacht");
+        CliTestSupport.Run r = uci(dir, "--folds", "0", "--heads", "histogram", "-H", "bins=8", "-H", "tails=true",
+                "--encoder-width", "16", "--encoder-layers", "3", "--batch-size", "16", "--quiet");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = Files.readAllLines(tmp.resolve("r.jsonl"));
+        assertEquals(1, lines.size());
+        UciResult res = UciResult.fromMap(Json.readFlat(lines.get(0)));
+        assertEquals("bins=8,tails=true", res.variant());
+        assertEquals("3x16", res.encoder());
+        assertTrue(res.key().endsWith("|encoder=3x16"), res.key());
+        assertTrue(res.trainer().contains("batchSize=16"), res.trainer());
+        String md = Files.readString(tmp.resolve("r.md"));
+        assertTrue(md.contains("Heads and variants: histogram (bins=8,tails=true)."), md);
+        assertTrue(md.contains("model: MLP 3x16 ReLU; AdamW lr 0.0001, batch 16"), md);
+        CliTestSupport.Run paper = uci(dir, "--folds", "0", "--heads", "histogram", "-H", "bins=8", "--protocol",
+                "paper", "--quiet");
+        assertEquals(Regheads.EXIT_BAD_INPUT, paper.exit());
+        assertTrue(paper.err().strip().startsWith("regheads: -H and --config head settings change the preset "
+                + "(--protocol preset)"), paper.err());
     }
 }

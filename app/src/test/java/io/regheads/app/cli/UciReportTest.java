@@ -21,7 +21,7 @@ class UciReportTest {
         UciTask t = new UciTask("d", fold, "histogram", variant, null, TrainerConfig.paper());
         return new UciResult("d", fold, "histogram", variant, t.lossLabel(), t.trainer().toString(), UciResult.OK, "", 90,
                 9, 10, 50, 1, paper, paper, paper - 3, 0, 0, 1.5, 0.05, 0.1, valPaper, valPaper - 3, valResolution, 10,
-                5, "EARLY_STOPPED", 1.0, 0.1, 2.0);
+                5, "EARLY_STOPPED", 1.0, 0.1, 2.0, UciTask.DEFAULT_ENCODER);
     }
 
     /** Per fold, each criterion takes the variant with the lowest validation figure; failed variants do not count. */
@@ -65,10 +65,28 @@ class UciReportTest {
                 e.getMessage());
     }
 
+    /**
+     * A result line written before the encoder was a setting reads as the default encoder and keeps its key, so a
+     * rerun finds it; another encoder is part of the key.
+     */
     @Test
-    void largeValuesGoScientific() {
-        assertEquals("0.123", UciReport.num(0.12345));
-        assertEquals("1.35e+63", UciReport.num(1.3486569398285482e63));
-        assertEquals("NaN", UciReport.num(Double.NaN));
+    void encoderIsPartOfTheKeyOnlyWhenNotTheDefault() {
+        UciResult a = result(0, "a", 2.0, 5.0, 20);
+        java.util.Map<String, Object> old = Json.readFlat(Json.write(a.toMap()));
+        old.remove("encoder");
+        UciResult back = UciResult.fromMap(old);
+        assertEquals("2x256", back.encoder());
+        assertEquals(new UciTask("d", 0, "histogram", "a", null, TrainerConfig.paper()).key(), back.key());
+        assertTrue(!back.key().contains("encoder"), back.key());
+        UciTask wide = new UciTask("d", 0, "histogram", "a", null, TrainerConfig.paper(), 3, 128);
+        assertTrue(wide.key().endsWith("|encoder=3x128"), wide.key());
+        assertEquals(wide.key(), UciResult.failed(wide, "x", 1, 1).key());
+    }
+
+    @Test
+    void figuresHaveFourSignificantDigits() {
+        assertEquals("0.1235", UciReport.num(0.12345));
+        assertEquals("1.349e+63", UciReport.num(1.3486569398285482e63));
+        assertEquals("nan", UciReport.num(Double.NaN));
     }
 }

@@ -64,6 +64,23 @@ public interface PredictiveDistribution {
     double[] mode();
 
     /**
+     * The point per row that minimises the expected cost {@code E[loss.cost(yHat, Y)]}: the mean for squared error,
+     * the median for absolute error, a quantile for the pinball and asymmetric linear costs, the 1/|y|-weighted median
+     * for absolute percentage error, {@code -log E[exp(-a Y)] / a} for LINEX (see {@link PointLoss}).
+     *
+     * <p>Example: for N(10, 1), {@code point(PointLoss.parse("mape"))} is 9.8983 and {@code point(PointLoss.pinball
+     * (0.9))} 11.2816.
+     *
+     * @param loss the user's cost
+     * @return {@code [B]}
+     * @throws IllegalArgumentException if loss is null, or names the row where the optimum does not exist (mape with
+     *                                  mass or density at 0; linex with an infinite exponential moment)
+     */
+    default double[] point(PointLoss loss) {
+        return Checks.notNull("loss", loss).optimum(this);
+    }
+
+    /**
      * Draws {@code n} independent samples per row.
      *
      * @return {@code [n][B]}

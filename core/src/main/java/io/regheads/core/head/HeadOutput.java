@@ -3,13 +3,14 @@ package io.regheads.core.head;
 /**
  * What a head emits for a batch, in one of the few forms that every {@link io.regheads.core.loss.Loss}
  * understands: {@link TokenLogits} (histogram, decoder), {@link GaussianMixture} (MDN, pointwise with a
- * fixed or learned std) or {@link Scalar} (pointwise, xVal number head).
+ * fixed or learned std), {@link Scalar} (pointwise, xVal number head) or {@link QuantileKnots} (quantile head; read
+ * by the pinball and CRPS losses only, see its loss contract).
  *
  * <p>A gradient with respect to an output has the same form and shape as the output; {@link
  * #zerosLike()} allocates one. Losses <em>add</em> into such a gradient, so weighted sums of losses share
  * one buffer (no second full-size array).
  */
-public sealed interface HeadOutput permits TokenLogits, GaussianMixture, Scalar {
+public sealed interface HeadOutput permits TokenLogits, GaussianMixture, Scalar, QuantileKnots {
 
     /** Batch size B. */
     int batchSize();

@@ -1,6 +1,7 @@
 package io.regheads.core.internal;
 
 import java.util.Arrays;
+import java.util.Locale;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -13,10 +14,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class Checks {
     private Checks() {}
 
-    /** Throws unless {@code condition}; the message is {@code String.format(format, args)}. */
+    /** Throws unless {@code condition}; the message is {@code String.format(Locale.ROOT, format, args)}. */
     public static void require(boolean condition, String format, Object... args) {
         if (!condition) {
-            throw new IllegalArgumentException(String.format(format, args));
+            throw new IllegalArgumentException(String.format(Locale.ROOT, format, args));
         }
     }
 

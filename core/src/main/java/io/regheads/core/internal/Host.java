@@ -222,7 +222,7 @@ public final class Host {
      * instead, which reads {@code a} once rather than packing it (a 2048 x 256 times 256 x 1 product: several times
      * faster). With {@code beta = 0} the product clears c itself (a memset) and asks BLAS for {@code beta = 1}:
      * OpenBLAS clears c first too, then adds the product, so the bits are the same, but its own clearing pass was
-     * measured slower (docs/performance.md). The caller has checked what {@code Gemm} checks: {@link #blasAvailable()},
+     * measured slower (docs/perf-engine.md). The caller has checked what {@code Gemm} checks: {@link #blasAvailable()},
      * rank 2, c-ordered and contiguous, one floating type, non-empty, shapes that chain ({@code op(a)} is m x k, {@code
      * op(b)} k x n), and c aliasing neither a nor b.
      */

@@ -2,6 +2,7 @@ package io.regheads.core.nn;
 
 import io.regheads.core.internal.Checks;
 import java.util.Arrays;
+import java.util.Locale;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -34,18 +35,18 @@ final class Tensors {
         Checks.notNull(name, a);
         // the shape's text only when a check fails: these run on every layer call of training and prediction
         if (a.rank() < minRank) {
-            throw new IllegalArgumentException(String.format("%s must have rank >= %d, got shape %s", name, minRank,
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must have rank >= %d, got shape %s", name, minRank,
                     Arrays.toString(a.shape())));
         }
         Checks.require(a.dataType() == type, "%s must have data type %s (the parameters' type), got %s", name, type,
                 a.dataType());
         long last = a.size(a.rank() - 1);
         if (last != width) {
-            throw new IllegalArgumentException(String.format("%s must have last dimension %d, got shape %s", name,
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must have last dimension %d, got shape %s", name,
                     width, Arrays.toString(a.shape())));
         }
         if (a.length() <= 0) {
-            throw new IllegalArgumentException(String.format("%s must not be empty, got shape %s", name,
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must not be empty, got shape %s", name,
                     Arrays.toString(a.shape())));
         }
         return a.length() / width;
@@ -55,7 +56,7 @@ final class Tensors {
     static void sameAs(String name, INDArray a, INDArray like) {
         Checks.notNull(name, a);
         if (!Arrays.equals(a.shape(), like.shape())) {
-            throw new IllegalArgumentException(String.format("%s must have shape %s (the forward output), got %s",
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%s must have shape %s (the forward output), got %s",
                     name, Arrays.toString(like.shape()), Arrays.toString(a.shape())));
         }
         Checks.require(a.dataType() == like.dataType(), "%s must have data type %s, got %s", name, like.dataType(),

@@ -168,11 +168,16 @@ public final class EpochLoop {
                 }
             }
             int bad = 0;
+            int farSteps = 0; // consecutive steps with a training loss far above L0
+            String suspect = null; // why the last epoch ended unhealthy: the next one must recover, or the run diverged
             int epoch = 0;
             while (epoch < config.maxEpochs()) {
                 epoch++;
                 passes.beginEpoch(epoch);
                 double sum = 0;
+                String spike = null; // the epoch's first training loss far above L0, described
+                double afterSpike = 0; // summed mean training loss of the steps after the epoch's last spike
+                int afterSpikeSteps = 0;
                 for (int step = 1; step <= stepsPerEpoch; step++) {
                     optimizer.zeroGrad();
                     StepLoss s;
@@ -187,9 +192,21 @@ public final class EpochLoop {
                     }
                     if (Double.isNaN(initialLoss)) {
                         initialLoss = loss; // without validation: the first batch's loss, before any update
-                    } else if (farAbove(loss)) {
+                    } else if (!farAbove(loss)) {
+                        farSteps = 0;
+                        afterSpike += loss;
+                        afterSpikeSteps++;
+                    } else if (++farSteps >= Trainer.SPIKE_STEPS) {
                         return diverged(epoch, String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far "
-                                + "above its value before training (%.4g)", loss, epoch, step, initialLoss), true);
+                                + "above its value before training (%.4g) for %d steps in a row", loss, epoch, step,
+                                initialLoss, farSteps), true);
+                    } else {
+                        if (spike == null) {
+                            spike = String.format(Locale.ROOT, "training loss %.4g at epoch %d, step %d is far above its "
+                                    + "value before training (%.4g)", loss, epoch, step, initialLoss);
+                        }
+                        afterSpike = 0;
+                        afterSpikeSteps = 0;
                     }
                     if (config.clipping()) {
                         double norm = GradientClipping.clipByGlobalNorm(params, config.clipNorm());
@@ -211,9 +228,21 @@ public final class EpochLoop {
                 double trainLoss = sum / n;
                 trainLosses.add(trainLoss);
                 if (!validating) {
+                    boolean healthy = spike == null ? trainLoss < initialLoss || suspect == null
+                            : afterSpikeSteps > 0 && afterSpike / afterSpikeSteps < initialLoss;
+                    if (!healthy && suspect != null) {
+                        trainLosses.remove(trainLosses.size() - 1);
+                        return diverged(epoch, suspect + String.format(Locale.ROOT, "; epoch %d did not recover (mean "
+                                + "training loss %.4g)", epoch, trainLoss), true);
+                    }
+                    suspect = healthy ? null : spike + (afterSpikeSteps == 0 ? " and no step of the epoch followed it"
+                            : String.format(Locale.ROOT, " and the mean training loss of the epoch's steps after it "
+                                    + "(%.4g) is not below that", afterSpike / afterSpikeSteps));
                     validationLosses.add(Double.NaN);
-                    bestEpoch = epoch;
-                    copy(true); // the last completed epoch is the fallback after a divergence
+                    if (suspect == null) {
+                        bestEpoch = epoch;
+                        copy(true); // the last healthy epoch is the fallback after a divergence
+                    }
                     listener.onEpochEnd(new Progress(epoch, config.maxEpochs(), stepsPerEpoch, stepsPerEpoch, trainLoss,
                             Double.NaN, Double.NaN, 0, elapsed()));
                     continue;
@@ -225,16 +254,21 @@ public final class EpochLoop {
                     trainLosses.remove(trainLosses.size() - 1);
                     return numericFailure(e, epoch, "in the validation after epoch " + epoch);
                 }
-                if (!Double.isFinite(val) || farAbove(val)) {
+                if (!Double.isFinite(val)) {
                     trainLosses.remove(trainLosses.size() - 1);
-                    String what = Double.isFinite(val)
-                            ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its value before "
-                                    + "training (%.4g)", val, epoch, initialLoss)
-                            : "validation loss " + val + " at epoch " + epoch;
-                    return diverged(epoch, what, true);
+                    return diverged(epoch, "validation loss " + val + " at epoch " + epoch, true);
                 }
+                if (suspect != null && !(val < initialLoss)) {
+                    trainLosses.remove(trainLosses.size() - 1);
+                    return diverged(epoch, suspect + String.format(Locale.ROOT, "; epoch %d did not recover (validation "
+                            + "loss %.4g)", epoch, val), true);
+                }
+                suspect = farAbove(val) ? String.format(Locale.ROOT, "validation loss %.4g at epoch %d is far above its "
+                        + "value before training (%.4g)", val, epoch, initialLoss)
+                        : spike != null && !(val < initialLoss) ? spike + String.format(Locale.ROOT, " and the validation "
+                                + "loss after the epoch (%.4g) is not below that", val) : null;
                 validationLosses.add(val);
-                if (bestEpoch == 0 || val < bestVal) {
+                if (suspect == null && (bestEpoch == 0 || val < bestVal)) {
                     bestVal = val;
                     bestEpoch = epoch;
                     bad = 0;
@@ -250,6 +284,9 @@ public final class EpochLoop {
                             "stopped early after epoch %d: best validation loss %.6g at epoch %d", epoch, bestVal,
                             bestEpoch));
                 }
+            }
+            if (suspect != null) {
+                return diverged(epoch, suspect + "; the run ended before it could recover", true);
             }
             if (validating) {
                 copy(false);

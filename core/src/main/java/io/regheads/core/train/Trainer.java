@@ -38,16 +38,24 @@ import org.nd4j.linalg.factory.Nd4j;
  *   <li>Before the first step the validation loss L0 of the initial weights is computed (without validation,
  *       L0 is the first batch's training loss).</li>
  *   <li>Divergence ends the run with {@link TrainingResult.StopReason#DIVERGED}: a non-finite training loss,
- *       gradient norm (checked when clipping) or validation loss; a training loss (per step) or validation loss
- *       (per epoch) L with {@code L - L0 > }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}; a parameter, checked
- *       at each epoch's end, that is not finite or larger in magnitude than {@value #PARAMETER_GROWTH} times
- *       max(its run's largest initial magnitude, 1) (a non-finite gradient shows up here, or as a non-finite loss
- *       at the next step); or an exception from the model while such a parameter is present (the model refused
- *       its own non-finite output; with healthy parameters the exception is rethrown as the error it is). The
- *       message says what, where and what to try, e.g. {@code "training diverged: validation loss 2.229e+11 at
- *       epoch 1 is far above its value before training (0.04130); try a lower learning rate (now 10.0) or gradient
- *       clipping (clipNorm)"} (1-based epoch and step within the epoch). The model gets back the best weights so
- *       far (or, without validation, those at the end of the last completed epoch; the initial ones if none).</li>
+ *       gradient norm (checked when clipping) or validation loss; a training loss far above L0 ({@code L - L0 >
+ *       }{@value #EXPLOSION_FACTOR}{@code  * max(|L0|, 1)}) in {@value #SPIKE_STEPS} consecutive steps; an
+ *       unhealthy epoch followed by another epoch (or the run's end) without recovery. An epoch is unhealthy when its
+ *       validation loss is that far above L0, or when it had a spike (fewer such training losses in a row) and its
+ *       validation loss (without validation: the mean training loss of the steps after its last spike) is not below
+ *       L0; the next epoch recovers when its validation loss (without validation: its mean training loss, and the
+ *       steps after any spike) is below L0. An unhealthy epoch's weights are never kept as the best. (A mixture
+ *       density head's loss can jump a millionfold for a step or an epoch when a row with unusual inputs meets the
+ *       weights of the moment, on the larger UCI sets in the first epochs, and the run then goes on to learn.) A
+ *       parameter, checked at each epoch's end, that is not finite or larger in magnitude than {@value
+ *       #PARAMETER_GROWTH} times max(its run's largest initial magnitude, 1) (a non-finite gradient shows up here, or
+ *       as a non-finite loss at the next step); or an exception from the model while such a parameter is present
+ *       (the model refused its own non-finite output; with healthy parameters the exception is rethrown as the
+ *       error it is). The message says what, where and what to try, e.g. {@code "training diverged: validation loss
+ *       2.229e+11 at epoch 1 is far above its value before training (0.04130); epoch 2 did not recover (validation
+ *       loss 3.100e+12); try a lower learning rate (now 10.0) or gradient clipping (clipNorm)"} (1-based epoch and
+ *       step within the epoch). The model gets back the best weights so far (or, without validation, those at the
+ *       end of the last healthy epoch; the initial ones if none).</li>
  *   <li>A run that did not diverge ends with {@link TrainableModel#diagnose} on up to {@value #DIAGNOSE_ROWS}
  *       validation rows (training rows without validation) and the weights the model keeps; a reported problem
  *       makes it {@link TrainingResult.StopReason#FAILED}, e.g. {@code "training failed: every one of the 100 rows
@@ -79,6 +87,11 @@ public final class Trainer {
      * the loss before training.
      */
     public static final double EXPLOSION_FACTOR = 100;
+    /**
+     * Consecutive steps whose training loss is far above L0 (see {@link #EXPLOSION_FACTOR}) that count as divergence;
+     * fewer are a spike the run goes on through.
+     */
+    public static final int SPIKE_STEPS = 3;
     /** A parameter counts as exploded beyond {@code PARAMETER_GROWTH * max(largest initial |parameter|, 1)}. */
     public static final double PARAMETER_GROWTH = 1e6;
     /** Rows passed to {@link TrainableModel#diagnose} after training. */

@@ -50,25 +50,101 @@ class TrainerFailureTest {
 
     @Test
     void aLearningRateThatOvershootsIsCaughtLongBeforeOverflow() {
-        // Adam moves every weight by about lr per step: at lr 1000 the second batch's MSE is near 1e6, far above the
-        // loss before training (about 1.1)
+        // Adam moves every weight by about lr per step: at lr 1000 the MSE of the second batch on is near 1e6, far
+        // above the loss before training (about 1.1); the third such step in a row (step 4) ends the run
         TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1000).withSeed(1);
         TrainingResult r = new Trainer(config).fit(new LinearRegressionModel(2), data(100));
         assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
-        assertTrue(r.message().matches("training diverged: training loss \\S+ at epoch 1, step 2 is far above its value "
-                + "before training \\(\\S+\\); try a lower learning rate \\(now 1\\.00e\\+03\\) or gradient clipping "
-                + "\\(clipNorm\\)"), r.message());
+        assertTrue(r.message().matches("training diverged: training loss \\S+ at epoch 1, step 4 is far above its value "
+                + "before training \\(\\S+\\) for 3 steps in a row; try a lower learning rate \\(now 1\\.00e\\+03\\) "
+                + "or gradient clipping \\(clipNorm\\)"), r.message());
         assertEquals(0, r.bestEpoch());
     }
 
     @Test
+    void oneOrTwoSpikingBatchesAreNotDivergence() {
+        // a mixture density head's batch loss can jump far above L0 for one step when a row meets weights that fit it
+        // very badly; the run recovers, so only SPIKE_STEPS such steps in a row end it. Batch 10 of 90 training rows:
+        // 9 steps per epoch; the spikes are reported losses only, the weights train normally.
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(3);
+        Hooked twoApart = new Hooked((call, loss) -> call == 3 || call == 5 || call == 6 ? 1e6 : loss);
+        TrainingResult r = new Trainer(config).fit(twoApart, data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, r.stopReason(), r.message());
+        assertEquals(3 * 9, twoApart.calls);
+
+        Hooked threeInARow = new Hooked((call, loss) -> call >= 3 && call <= 5 ? 1e6 : loss);
+        TrainingResult d = new Trainer(config).fit(threeInARow, data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, d.stopReason());
+        assertTrue(d.message().startsWith("training diverged: training loss 1.000e+06 at epoch 1, step 5 is far above "
+                + "its value before training ("), d.message());
+        assertTrue(d.message().contains(") for 3 steps in a row; try a lower learning rate"), d.message());
+        assertEquals(Trainer.SPIKE_STEPS, 3, "the test's spike pattern assumes 3");
+    }
+
+    @Test
+    void aSpikeTheRunDoesNotRecoverFromDiverges() {
+        // one spiking step, after which the weights stay spoilt (b held at 5: validation MSE near 22, above L0 but
+        // not 100 times above it): the validation loss after the epoch is not below L0
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(3);
+        Hooked spoilt = new Hooked((call, loss) -> call == 3 ? 1e6 : loss) {
+            @Override
+            public double trainStep(INDArray x, double[] y, Arena arena) {
+                double loss = super.trainStep(x, y, arena);
+                if (calls >= 3) {
+                    inner.b.value().putScalar(0, 5.0);
+                }
+                return loss;
+            }
+        };
+        TrainingResult r = new Trainer(config).fit(spoilt, data(100));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: training loss 1\\.000e\\+06 at epoch 1, step 3 is far above its "
+                + "value before training \\(\\S+\\) and the validation loss after the epoch \\(\\S+\\) is not below that; "
+                + "epoch 2 did not recover \\(validation loss \\S+\\); try a lower learning rate.*"), r.message());
+        assertEquals(0, r.bestEpoch(), "an unhealthy epoch's weights are never the best");
+    }
+
+    @Test
+    void oneEpochFarAboveItsStartIsForgivenWhenTheNextRecovers() {
+        // the validation loss after epoch 1 is reported far above L0 (a mixture head's NLL can do that for one epoch);
+        // epoch 2 is below L0 again: the run goes on, and epoch 1 never counts as the best
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(200).withLearningRate(1e-2).withMaxEpochs(3);
+        int[] evaluations = {0};
+        Hooked m = new Hooked((call, loss) -> loss) {
+            @Override
+            public double evaluate(INDArray x, double[] y, Arena arena) {
+                double v = super.evaluate(x, y, arena);
+                return ++evaluations[0] == 2 ? 1e6 : v; // the first is L0, the second follows epoch 1
+            }
+        };
+        TrainingResult r = new Trainer(config).fit(m, data(100));
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, r.stopReason(), r.message());
+        assertEquals(1e6, r.validationLosses().get(0), 0.0);
+        assertTrue(r.bestEpoch() >= 2, "best epoch " + r.bestEpoch());
+    }
+
+    @Test
+    void withoutValidationTheStepsAfterASpikeMustRecover() {
+        // 90 rows, batch 10, no validation: 9 steps per epoch; L0 is the first batch's loss
+        TrainerConfig config = TrainerConfig.defaults().withBatchSize(10).withLearningRate(1e-2).withMaxEpochs(2)
+                .withValidationFraction(0);
+        Hooked recovers = new Hooked((call, loss) -> call == 3 ? 1e6 : loss);
+        assertEquals(TrainingResult.StopReason.MAX_EPOCHS, new Trainer(config).fit(recovers, data(90)).stopReason());
+        // a spike at the last step of the last epoch: nothing shows a recovery
+        Hooked lastStep = new Hooked((call, loss) -> call == 9 ? 1e6 : loss);
+        TrainingResult r = new Trainer(config.withMaxEpochs(1)).fit(lastStep, data(90));
+        assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        assertTrue(r.message().matches("training diverged: training loss 1\\.000e\\+06 at epoch 1, step 9 is far above its "
+                + "value before training \\(\\S+\\) and no step of the epoch followed it; the run ended before it could "
+                + "recover; .*"), r.message());
+    }
+
+    @Test
     void aValidationLossFarAboveItsStartDiverges() {
-        // the training loss stays normal; the weights are spoilt after the last step of epoch 2, which only the
-        // validation loss sees
+        // the weights are spoilt after the last step of epoch 2, which only the validation loss sees (the reported
+        // training loss stays normal)
         Hooked m = new Hooked((call, loss) -> loss);
-        Hooked spoilt = new Hooked((call, loss) -> {
-            return loss;
-        }) {
+        Hooked spoilt = new Hooked((call, loss) -> call > 2 * 9 ? 0.5 : loss) {
             @Override
             public double trainStep(INDArray x, double[] y, Arena arena) {
                 double loss = super.trainStep(x, y, arena);
@@ -83,10 +159,12 @@ class TrainerFailureTest {
         assertEquals(TrainingResult.StopReason.MAX_EPOCHS, healthy.stopReason(), healthy.message());
         TrainingResult r = new Trainer(config).fit(spoilt, data(100));
         assertEquals(TrainingResult.StopReason.DIVERGED, r.stopReason());
+        // epoch 2 is unhealthy; epoch 3 does not recover
         assertTrue(r.message().matches("training diverged: validation loss \\S+ at epoch 2 is far above its value before "
-                + "training \\(\\S+\\); try a lower learning rate.*"), r.message());
+                + "training \\(\\S+\\); epoch 3 did not recover \\(validation loss \\S+\\); try a lower learning "
+                + "rate.*"), r.message());
         assertEquals(1, r.bestEpoch());
-        assertEquals(1, r.validationLosses().size());
+        assertEquals(2, r.validationLosses().size());
         assertTrue(Math.abs(spoilt.inner.b.value().getDouble(0)) < 1, "epoch 1 weights restored");
     }
 

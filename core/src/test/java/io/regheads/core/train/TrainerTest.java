@@ -276,9 +276,10 @@ class TrainerTest {
     @Test
     void configValidationAndPresets() {
         TrainerConfig d = TrainerConfig.defaults();
-        assertEquals(new TrainerConfig(0, 128, 300, 1e-3, 0, 0, 0.1, 5), d);
-        assertEquals(1e-4, TrainerConfig.paper().learningRate());
-        assertEquals(20, TrainerConfig.shortRun().maxEpochs());
+        assertEquals(new TrainerConfig(0, 128, 300, 1e-3, 0, 0, 0.1, 20), d);
+        // the paper's protocol and the short run are fixed: they keep patience 5 whatever the defaults
+        assertEquals(new TrainerConfig(0, 128, 300, 1e-4, 0, 0, 0.1, 5), TrainerConfig.paper());
+        assertEquals(new TrainerConfig(0, 128, 20, 1e-3, 0, 0, 0.1, 5), TrainerConfig.shortRun());
         assertTrue(d.toString().contains("batchSize=128"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.withBatchSize(0));
         assertEquals("batchSize must be >= 1, got 0", e.getMessage());

@@ -25,6 +25,8 @@ final class Bins {
     final double[] componentVariance;
     /** Where bin i's density peaks: its centre, or the tail's inner border. [n] */
     final double[] peakAt;
+    /** The same bins as a head output states them, for losses that need the cdf (CRPS). */
+    final io.regheads.core.head.TokenLogits.Bins density;
 
     private Bins(double[] borders, boolean tails) {
         this.borders = borders;
@@ -35,6 +37,7 @@ final class Bins {
         this.componentMean = new double[n];
         this.componentVariance = new double[n];
         this.peakAt = new double[n];
+        this.density = new io.regheads.core.head.TokenLogits.Bins(borders, tails ? sLeft : 0, tails ? sRight : 0);
         for (int i = 0; i < n; i++) {
             double w = borders[i + 1] - borders[i];
             if (tails && i == 0) {

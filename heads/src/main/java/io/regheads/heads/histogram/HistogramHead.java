@@ -20,7 +20,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Output: {@link TokenLogits} with T = 1 position, V = n tokens whose values are the bin centres, so every
  * token loss applies: CE on the bin index is the histogram NLL up to the constant {@code log w_i}; NTL-WAS uses the
- * exact label value (not the bin centre) through {@link Targets.Tokens#values()}.
+ * exact label value (not the bin centre) through {@link Targets.Tokens#values()}; the output carries its bins
+ * ({@link TokenLogits.Bins}: borders and tail scales), so CRPS scores the histogram's own cdf in closed form.
  *
  * <p>Labels outside the borders are refused (without tails) or assigned to the outer bins (with tails).
  */
@@ -100,7 +101,7 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         Checks.rows("phi", phi, "D", inputWidth);
         Linear.Cache c = proj.forward(phi, arena);
         INDArray logits = arena.view(c.output(), phi.size(0), 1, n); // [B, 1, n] view
-        return new Forward<>(new TokenLogits(logits, centres, null), c);
+        return new Forward<>(new TokenLogits(logits, centres, null, null, bins.density), c);
     }
 
     /**

@@ -10,8 +10,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 
 /**
  * The histogram head ({@link HistogramHead}) as a model's head: {@code bins} equal bins on {@code [low, high]} of
- * y01, by default [0, 1] (centre 0), optionally with half-normal tails, trained with cross-entropy. The head's bin
- * borders are {@link #borders()}.
+ * y01, by default [0, 1] (centre 0), optionally with half-normal tails, trained by default with Gaussian-smoothed
+ * cross-entropy ({@link #defaultLoss()}). The head's bin borders are {@link #borders()}.
  *
  * <p>Settings, version 1: {@code head=histogram}, {@code head.version=1}, {@code head.bins=<int>}, {@code
  * head.tails=true|false}, and, for bins on another range than [0, 1], {@code head.low=<double>} and {@code
@@ -97,9 +97,16 @@ public record HistogramSpec(int bins, boolean tails, double low, double high) im
         return TargetScaling.MIN_MAX;
     }
 
-    /** @return {@code "ce"} */
+    /** The default loss's Gaussian width as a share of the bins' range {@code high - low}. */
+    public static final double DEFAULT_GCE_WIDTH = 0.05;
+
+    /**
+     * @return {@code "gce:<w>"} with {@code w = }{@value #DEFAULT_GCE_WIDTH}{@code  * (high - low)}, {@code "gce:0.05"}
+     *         on [0, 1]: cross-entropy against a Gaussian over the bin centres (the HL-Gauss loss of Farebrother et
+     *         al., arXiv:2403.03950); plain {@code ce} over-fits single bins and stops early (docs/defaults.md)
+     */
     @Override
     public String defaultLoss() {
-        return "ce";
+        return "gce:" + (float) (DEFAULT_GCE_WIDTH * (high - low));
     }
 }

@@ -3,10 +3,13 @@ package io.regheads.heads.model;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.HammingDecoderSpec;
+import io.regheads.heads.decoder.RepeatedDecoderSpec;
 import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,6 +39,9 @@ public final class HeadRegistry {
         m.put(DecoderSpec.NAME, DecoderSpec::of);
         m.put(UnnormalizedDecoderSpec.NAME, UnnormalizedDecoderSpec::of);
         m.put(XValSpec.KIND.name(), XValSpec::of);
+        m.put(RepeatedDecoderSpec.KIND.name(), RepeatedDecoderSpec::of);
+        m.put(HammingDecoderSpec.KIND.name(), HammingDecoderSpec::of);
+        m.put(QuantileSpec.KIND.name(), QuantileSpec::of);
         READERS = Collections.unmodifiableMap(m);
     }
 

@@ -4,6 +4,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.losses.Losses;
 import io.regheads.losses.NumberTokenLoss;
+import io.regheads.losses.TargetDistribution;
 import java.util.Locale;
 
 /**
@@ -18,7 +19,15 @@ import java.util.Locale;
  * </pre>
  * Names: {@code ce}, {@code mse} (alias of {@code ntl-mse}: on a scalar output it is the squared error),
  * {@code mae} / {@code ntl-mae}, {@code huber} / {@code ntl-huber} (number option: delta, default 1), {@code
- * ntl-was}, {@code ntl-was-cdf}, {@code gce} (number option: sigma, default 0.5, the NTL paper's best).
+ * ntl-was}, {@code ntl-was-cdf} (number option: sigma, see below), {@code gce} (number option: sigma, default 0.5, the
+ * NTL paper's best), {@code crps} (the continuous ranked probability score in closed form, e.g. {@code
+ * ce+0.5*crps}) and {@code pinball} (the quantile head's pinball loss averaged over its levels).
+ *
+ * <p>{@code ntl-was-cdf} compares the predicted distribution over the number tokens with a target distribution: the
+ * point mass at the label without a number, or with one, {@code ntl-was-cdf:sigma}, the discrete Gaussian of width
+ * sigma (token-value units) around the label, {@code r_j ~ exp(-(v_j - y)^2 / (2 sigma^2))}: the same smoothed target
+ * as {@code gce:sigma} ({@code TargetDistribution.gaussian}). The NTL paper's pairing of GCE with NTL-WAS-CDF on one
+ * smoothed target is {@code gce:0.5+0.3*ntl-was-cdf:0.5}.
  *
  * <p>Word options of the NTL terms (decoder heads; see {@code NumberTokenLoss}): {@code place} weights each digit
  * by its place value {@code B^-k}; {@code number} (ntl-mse, ntl-mae, ntl-huber, mse, mae, huber) penalises the
@@ -83,8 +92,9 @@ public final class LossSpec {
 
     private static Loss base(String name, Double param, String term, String spec) {
         if (param != null) {
-            Checks.require(name.equals("huber") || name.equals("ntl-huber") || name.equals("gce"),
-                    "loss term '%s' in '%s' takes no number (only huber, ntl-huber and gce do)", term, spec);
+            Checks.require(name.equals("huber") || name.equals("ntl-huber") || name.equals("gce")
+                    || name.equals("ntl-was-cdf"),
+                    "loss term '%s' in '%s' takes no number (only huber, ntl-huber, ntl-was-cdf and gce do)", term, spec);
         }
         return switch (name) {
             case "ce" -> Losses.ce();
@@ -92,11 +102,14 @@ public final class LossSpec {
             case "mae", "ntl-mae" -> Losses.ntlMae();
             case "huber", "ntl-huber" -> Losses.ntlHuber(param == null ? 1.0 : param);
             case "ntl-was" -> Losses.ntlWas();
-            case "ntl-was-cdf" -> Losses.ntlWasCdf();
+            case "ntl-was-cdf" -> param == null ? Losses.ntlWasCdf()
+                    : Losses.ntlWasCdf(TargetDistribution.gaussian(param));
             case "gce" -> Losses.gce(param == null ? 0.5 : param);
+            case "crps" -> Losses.crps();
+            case "pinball" -> Losses.pinball();
             default -> throw new IllegalArgumentException("loss term '" + term + "' in '" + spec
-                    + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf,"
-                    + " gce[:sigma], with :place, :number or :all on NTL terms");
+                    + "' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf[:sigma],"
+                    + " gce[:sigma], crps, pinball, with :place, :number or :all on NTL terms");
         };
     }
 

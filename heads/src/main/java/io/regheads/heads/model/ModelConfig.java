@@ -72,7 +72,10 @@ public record ModelConfig(int encoderLayers, int encoderWidth, HeadSpec head, St
         return new ModelConfig(2, 256, head, null, TrainerConfig.shortRun().withValidationFraction(0), false);
     }
 
-    /** Sensible defaults: encoder 2 x 256, Adam 1e-3, batch 128, up to 300 epochs, early stopping (patience 5). */
+    /**
+     * The defaults: encoder 2 x 256, the head's default loss, {@link TrainerConfig#defaults()} (Adam 1e-3, batch 128, up to
+     * 300 epochs, early stopping with patience 20); chosen by cross-validation on training folds (docs/defaults.md).
+     */
     public static ModelConfig defaults(HeadSpec head) {
         return new ModelConfig(2, 256, head, null, TrainerConfig.defaults());
     }

@@ -632,6 +632,19 @@ public final class RegressionModel {
         return point(x, decoding);
     }
 
+    /**
+     * As {@link #predictPoint(double[][], Decoding)} for rows whose columns are named: {@code x[i][c]} is the value of
+     * column {@code columns.get(c)}, matched to the model's features by name ({@link #columnOrder}), as {@link
+     * #predict(double[][], List)} matches them.
+     *
+     * @throws IllegalArgumentException as {@link #predictPoint(double[][], Decoding)}, or if a column is missing or
+     *                                  not a feature of the model (the message names it)
+     */
+    public double[] predictPoint(double[][] x, List<String> columns, Decoding decoding) {
+        requireFitted();
+        return point(inModelOrder(x, columns), decoding);
+    }
+
     /** {@link #predictPoint(double[][], Decoding)} for rows in the model's column order. */
     private double[] point(double[][] x, Decoding decoding) {
         Checks.notNull("decoding", decoding);

@@ -62,6 +62,10 @@ class ColumnNamesAndWarningsTest {
         assertArrayEquals(expected, m.predict(reordered).mean(), 0.0);
         assertArrayEquals(expected, m.predict(swapped, List.of("distance", "rooms", "age")).mean(), 0.0);
         assertArrayEquals(m.predictPoint(x), m.predictPoint(reordered), 0.0);
+        io.regheads.core.head.Decoding median = io.regheads.core.head.Decoding.of(
+                io.regheads.core.head.PointEstimate.MEDIAN);
+        assertArrayEquals(m.predictPoint(x, median), m.predictPoint(swapped, List.of("distance", "rooms", "age"),
+                median), 0.0);
         assertArrayEquals(new int[] {1, 2, 0}, m.columnOrder(List.of("distance", "rooms", "age")));
         double[] positional = m.predict(swapped).mean();
         int moved = 0;

@@ -14,6 +14,7 @@ import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.io.IOException;
 import java.io.StringReader;
@@ -34,7 +35,9 @@ class HeadRegistryTest {
                 UnnormalizedDecoderSpec.scaled(10, 1, 3, 16, 2, 32, 2, false),
                 UnnormalizedDecoderSpec.small(8, 2, 8).withSpecialTokens(true)
                         .withRange(new UnnormalizedDecoderSpec.Range(-3, 5, true)),
-                new XValSpec(256, false), new XValSpec(32, true));
+                new XValSpec(256, false), new XValSpec(32, true),
+                io.regheads.heads.decoder.RepeatedDecoderSpec.small(2, 5, 3),
+                io.regheads.heads.decoder.HammingDecoderSpec.small(8), new QuantileSpec(), new QuantileSpec(0.1, 0.5, 0.9));
     }
 
     @ParameterizedTest
@@ -113,8 +116,8 @@ class HeadRegistryTest {
         // version 1 had no floor: such files load with floor 0, as they were trained
         assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
         assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
-        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval"),
-                List.copyOf(HeadRegistry.names()));
+        assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
+                "repeat-decoder", "hamming-decoder", "quantile"), List.copyOf(HeadRegistry.names()));
     }
 
     @Test
@@ -142,10 +145,10 @@ class HeadRegistryTest {
 
     @Test
     void theRegistryRefusesAnUnknownOrMissingHead() {
-        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'",
-                refusal("head=forest\nhead.version=1\n"));
-        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval]",
-                refusal("bins=3\n"));
+        assertEquals("head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, "
+                + "repeat-decoder, hamming-decoder, quantile], got 'forest'", refusal("head=forest\nhead.version=1\n"));
+        assertEquals("head is missing; known heads: [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, "
+                + "repeat-decoder, hamming-decoder, quantile]", refusal("bins=3\n"));
     }
 
     @Test
@@ -190,8 +193,8 @@ class HeadRegistryTest {
         p.setProperty("trainer.batchSize", "64");
         p.setProperty("loss", "ce+0.3*was");
         assertEquals("loss: loss term 'was' in 'ce+0.3*was' is unknown; use ce, mse, mae, huber[:delta], ntl-mse, "
-                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf, gce[:sigma], with :place, :number or :all on NTL "
-                + "terms",
+                + "ntl-mae, ntl-huber[:delta], ntl-was, ntl-was-cdf[:sigma], gce[:sigma], crps, pinball, with :place, "
+                + ":number or :all on NTL terms",
                 assertThrows(IllegalArgumentException.class, () -> ModelConfig.of(p)).getMessage());
         p.setProperty("loss", "ce");
         p.setProperty("trainer.learningRate", "NaN");

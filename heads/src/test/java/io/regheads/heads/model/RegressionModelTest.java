@@ -410,8 +410,8 @@ public class RegressionModelTest {
         m.fit(data(200, 12));
         io.regheads.core.io.Checkpoint c = io.regheads.core.io.Checkpoint.fromBytes(m.toBytes());
         for (String[] edit : new String[][] {{"head.bins=16", "head.bins=sixteen", "head.bins must be an integer, got 'sixteen'"},
-            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval], got 'forest'"},
-            {"trainer.patience=5", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
+            {"head=histogram", "head=forest", "head must be one of [pointwise, histogram, mdn, decoder, unnormalized-decoder, xval, repeat-decoder, hamming-decoder, quantile], got 'forest'"},
+            {"trainer.patience=20", "trainer.patience=0", "trainer.patience must be >= 1, got 0"},
             {"version=1", "version=2", "version must be 1 (the only model format this library reads), got 2"}}) {
             assertTrue(c.metadata().contains(edit[0]), edit[0]);
             byte[] bad = new io.regheads.core.io.Checkpoint(c.metadata().replace(edit[0], edit[1]), c.tensors()).toBytes();

@@ -6,6 +6,7 @@ import io.regheads.core.token.NumberTokenizer;
 import io.regheads.tokenizers.internal.SignificantDigits;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The number encodings P10, P1000, B1999 and FP15 (see {@link ChartonScheme}) as a {@link NumberTokenizer}: y is
@@ -237,14 +238,14 @@ public final class ChartonTokenizer implements NumberTokenizer {
         Checks.inRange("token", token, 0, vocab - 1);
         if (scheme == ChartonScheme.FP15) {
             Parts p = fp15Parts(token);
-            return (p.negative() ? "-" : "+") + String.format("%03d", p.ddd()) + exponentString(p.x());
+            return (p.negative() ? "-" : "+") + String.format(Locale.ROOT, "%03d", p.ddd()) + exponentString(p.x());
         }
         if (token >= expBase) {
             return exponentString(token - expBase + MIN_EXP);
         }
         return switch (scheme) {
             case P10 -> token == 0 ? "+" : token == 1 ? "-" : String.valueOf(token - 2);
-            case P1000 -> token == 0 ? "+" : token == 1 ? "-" : String.format("%03d", token - 2);
+            case P1000 -> token == 0 ? "+" : token == 1 ? "-" : String.format(Locale.ROOT, "%03d", token - 2);
             default -> token == 0 ? "+000" : (token > 900 ? "-" + (token - 900 + 99) : "+" + (token + 99));
         };
     }

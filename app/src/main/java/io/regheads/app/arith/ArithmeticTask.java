@@ -22,8 +22,8 @@ import org.apache.commons.rng.simple.RandomSource;
  * digits for a text encoding). The label is the exact value (BigDecimal) rounded half-up to three significant
  * digits, so the decoders' 3-digit mantissa spells it exactly; exact match compares predictions rounded the same way.
  *
- * <p><b>Multiplication</b> (NTL paper, section 4.6, scaled down): {@code a*b} written in digits without spaces,
- * each factor with d digits (d uniform in 1..3, the factor uniform among d-digit integers) in training and the
+ * <p><b>Multiplication</b> (NTL paper, section 4.4 and Table 5, scaled down): {@code a*b} written in digits without
+ * spaces, each factor with d digits (d uniform in 1..3, the factor uniform among d-digit integers) in training and the
  * in-distribution test; out of distribution one factor (random side) has 4 digits and the other 1..4. The label is
  * the exact product.
  *

@@ -8,10 +8,13 @@ import io.regheads.app.arith.ArithmeticBenchmark.Task;
 import io.regheads.app.arith.ArithmeticBenchmark.Variant;
 import io.regheads.app.arith.ArithmeticBenchmark;
 import io.regheads.tokenizers.text.ChartonScheme;
+import io.regheads.app.arith.ArithRuns;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -91,6 +94,16 @@ final class ArithCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--seeds", paramLabel = "LIST",
+            description = "Seeds to run, e.g. 0-4 or 0,2,5 (overrides --seed); with more than one, a summary over "
+                    + "seeds follows: mean +- standard error and paired differences between variants.")
+    String seeds;
+
+    @Option(names = "--results", paramLabel = "FILE",
+            description = "Tab-separated results file: each finished run is appended, runs it already holds are "
+                    + "skipped, and the summary covers every seed it holds for this setting.")
+    Path results;
+
     @Option(names = "--progress", description = "Print one line per epoch to stderr.")
     boolean progress;
 
@@ -127,11 +140,7 @@ final class ArithCommand implements Callable<Integer> {
                         + s + "'");
             }
         }
-        Config c = new Config(t, train, test, epochs, width, layers, batch, lr, scheme, xvalScale, gceSigma, lo, hi,
-                seed);
-        o.println("# " + c);
-        o.println(ArithmeticBenchmark.header());
-        o.flush();
+        long[] seedList = seeds == null ? new long[] {seed} : parseSeeds(seeds);
         ProgressListener listener = progress ? new ProgressListener() {
             @Override
             public void onEpochEnd(io.regheads.core.train.Progress p) {
@@ -139,13 +148,71 @@ final class ArithCommand implements Callable<Integer> {
                         p.trainLoss(), p.validationLoss(), p.elapsed().toMillis() / 1000.0);
             }
         } : ProgressListener.none();
-        for (Variant v : vs) {
-            // one variant at a time, so each row prints as soon as it is done
-            for (Result r : ArithmeticBenchmark.run(c, List.of(v), listener)) {
-                o.println(ArithmeticBenchmark.format(r));
-                o.flush();
+        Map<String, ArithRuns.Run> held = results == null ? new java.util.LinkedHashMap<>() : ArithRuns.read(results);
+        List<ArithRuns.Run> runs = new ArrayList<>();
+        String setting = null;
+        for (long s : seedList) {
+            Config c = new Config(t, train, test, epochs, width, layers, batch, lr, scheme, xvalScale, gceSigma, lo,
+                    hi, s);
+            setting = ArithRuns.setting(c);
+            o.println("# " + c);
+            o.println(ArithmeticBenchmark.header());
+            o.flush();
+            for (Variant v : vs) {
+                ArithRuns.Run done = held.get(setting + "\t" + s + "\t" + v);
+                if (done != null) {
+                    o.println(v + ": in " + results + " (skipped)");
+                    runs.add(done);
+                    continue;
+                }
+                // one variant at a time, so each row prints as soon as it is done
+                for (Result r : ArithmeticBenchmark.run(c, List.of(v), listener)) {
+                    o.println(ArithmeticBenchmark.format(r));
+                    o.flush();
+                    ArithRuns.Run run = ArithRuns.of(c, r);
+                    runs.add(run);
+                    if (results != null) {
+                        ArithRuns.append(results, run);
+                    }
+                }
             }
         }
+        if (results != null) { // every seed the file holds for this setting
+            String key = setting;
+            runs = ArithRuns.read(results).values().stream()
+                    .filter(r -> r.setting().equals(key) && vs.contains(r.variant())).toList();
+        }
+        if (runs.stream().mapToLong(ArithRuns.Run::seed).distinct().count() > 1) {
+            o.println();
+            o.println("# over seeds: mean +- standard error; paired differences (better: a variant only when the "
+                    + "mean difference is more than two standard errors from 0)");
+            o.print(ArithRuns.summary(runs, ArithRuns.paperPairs()));
+            o.flush();
+        }
         return 0;
+    }
+
+    /** Seeds from {@code 0-4} or {@code 0,2,5}. */
+    static long[] parseSeeds(String list) {
+        List<Long> out = new ArrayList<>();
+        for (String part : list.split(",")) {
+            String p = part.strip();
+            try {
+                int dash = p.indexOf('-', 1);
+                if (dash > 0) {
+                    long a = Long.parseLong(p.substring(0, dash).strip());
+                    long b = Long.parseLong(p.substring(dash + 1).strip());
+                    Checks.require(a <= b, "--seeds range must be ascending, got '%s'", p);
+                    for (long x = a; x <= b; x++) {
+                        out.add(x);
+                    }
+                } else {
+                    out.add(Long.parseLong(p));
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--seeds must look like 0-4 or 0,2,5, got '" + list + "'");
+            }
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
     }
 }

@@ -62,8 +62,13 @@ final class UciCommand implements Callable<Integer> {
         /** Each head's catalog preset, the trainer as given (default: lr 1e-4). */
         PRESET,
         /** Each head's selection grid, Adam lr 5e-4, 300 epochs, patience 5; selection by validation figures. */
-        PAPER
+        PAPER,
+        /** As PAPER, with the gradient's global norm clipped at {@link #CLIP_NORM} (typed {@code paper-clipped}). */
+        PAPER_CLIPPED
     }
+
+    /** The gradient-norm clip of {@code --protocol paper-clipped}. */
+    static final double CLIP_NORM = 1.0;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -83,9 +88,9 @@ final class UciCommand implements Callable<Integer> {
     String folds;
 
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "preset",
-            description = "preset (each head's catalog preset) or paper (each head's selection grid, Adam lr 5e-4, "
-                    + "300 epochs, patience 5; per fold the variant with the best validation figure). Default: "
-                    + "${DEFAULT-VALUE}.")
+            description = "preset (each head's catalog preset), paper (each head's selection grid, Adam lr 5e-4, "
+                    + "300 epochs, patience 5; per fold the variant with the best validation figure) or paper-clipped "
+                    + "(paper with the gradient's global norm clipped at 1). Default: ${DEFAULT-VALUE}.")
     String protocol;
 
     @Mixin
@@ -138,8 +143,11 @@ final class UciCommand implements Callable<Integer> {
                 training.targetTransform(null));
         Checks.require(training.standardizeX(), "--config: uci standardises x (the paper's protocol), got "
                 + "standardizeX=false");
-        TrainerConfig trainer = training.trainer(proto == Protocol.PAPER
-                ? TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE) : TrainerConfig.paper());
+        TrainerConfig trainer = training.trainer(switch (proto) {
+            case PAPER -> TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE);
+            case PAPER_CLIPPED -> TrainerConfig.paper().withLearningRate(PAPER_LEARNING_RATE).withClipNorm(CLIP_NORM);
+            case PRESET -> TrainerConfig.paper();
+        });
         Path dataDir = this.dataDir != null ? this.dataDir : DatasetsDir.locate();
         List<String> names = datasetNames(dataDir, datasets);
         // load everything first, so a bad name, file or fold list fails before any training
@@ -159,7 +167,7 @@ final class UciCommand implements Callable<Integer> {
             Checks.require(proto == Protocol.PRESET || label.equals(HeadCatalog.PRESET), "-H and --config head "
                     + "settings change the preset (--protocol preset); --protocol paper trains each head's own grid, "
                     + "got %s %s", p.name(), label);
-            grids.put(p.name(), proto == Protocol.PAPER
+            grids.put(p.name(), proto != Protocol.PRESET
                     ? catalog.grid(p.name()).stream().map(HeadCatalog.Variant::label).toList()
                     : List.of(label));
             losses.put(p.name(), training.loss(spec));
@@ -282,11 +290,11 @@ final class UciCommand implements Callable<Integer> {
 
     static Protocol parseProtocol(String s) {
         for (Protocol p : Protocol.values()) {
-            if (p.name().equalsIgnoreCase(s == null ? "" : s.strip())) {
+            if (p.name().equalsIgnoreCase(s == null ? "" : s.strip().replace('-', '_'))) {
                 return p;
             }
         }
-        throw new IllegalArgumentException("--protocol must be preset or paper, got '" + s + "'");
+        throw new IllegalArgumentException("--protocol must be preset, paper or paper-clipped, got '" + s + "'");
     }
 
     /**

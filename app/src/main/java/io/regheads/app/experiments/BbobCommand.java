@@ -46,14 +46,14 @@ public final class BbobCommand implements Callable<Integer> {
             description = "Heads (default: ${DEFAULT-VALUE}).")
     String heads;
 
-    @Option(names = "--train", paramLabel = "N", defaultValue = "4000", description = "Training rows "
+    @Option(names = "--train", paramLabel = "N", defaultValue = "1000", description = "Training rows "
             + "(default: ${DEFAULT-VALUE}).")
     int train;
 
-    @Option(names = "--test", paramLabel = "N", defaultValue = "2000", description = "Test rows (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--test", paramLabel = "N", defaultValue = "1000", description = "Test rows (default: ${DEFAULT-VALUE}).")
     int test;
 
-    @Option(names = "--epochs", paramLabel = "E", defaultValue = "100", description = "Epoch limit; early stopping "
+    @Option(names = "--epochs", paramLabel = "E", defaultValue = "60", description = "Epoch limit; early stopping "
             + "(patience 5) on 10%% of the training rows (default: ${DEFAULT-VALUE}).")
     int epochs;
 
@@ -61,8 +61,8 @@ public final class BbobCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int width;
 
-    @Option(names = "--runs", paramLabel = "R", defaultValue = "1", description = "Seeded instances per point "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "Seeded instances per point; the "
+            + "table of means gives the spread over runs (default: ${DEFAULT-VALUE}).")
     int runs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "First seed (default: ${DEFAULT-VALUE}).")
@@ -99,11 +99,13 @@ public final class BbobCommand implements Callable<Integer> {
                 o.printf(Locale.ROOT, " %9.3f%n", shuffled);
             }
         }
-        o.println("mean Kendall tau over the functions (the paper's Table 5, x100 there):");
+        o.println("mean Kendall tau over the functions (the paper's Table 5, x100 there), +- the standard deviation of "
+                + "that mean over runs:");
         for (int d : ds) {
             o.printf(Locale.ROOT, "%-19s %3d", "mean", d);
             for (String h : r.heads()) {
-                o.printf(Locale.ROOT, " %20.3f", r.meanTau(h, d));
+                double[] ms = Experiments.meanStd(r.meanTauPerRun(h, d));
+                o.printf(Locale.ROOT, " %11.3f +- %5.3f", ms[0], ms[1]);
             }
             o.println();
         }
@@ -137,6 +139,11 @@ public final class BbobCommand implements Callable<Integer> {
         for (String h : r.heads()) {
             means.put(h, c.dimensions().stream().mapToDouble(d -> r.meanTau(h, d)).toArray());
         }
+        Map<String, Object> perRun = new LinkedHashMap<>();
+        for (String h : r.heads()) {
+            perRun.put(h, c.dimensions().stream().map(d -> r.meanTauPerRun(h, d)).toList());
+        }
+        m.put("meanTauPerRun", perRun);
         m.put("dimensions", c.dimensions().stream().mapToInt(Integer::intValue).toArray());
         m.put("meanTau", means);
         return m;

@@ -87,6 +87,21 @@ public final class BbobExperiment {
             return points.stream().filter(p -> p.head().equals(head) && p.dimension() == dimension)
                     .mapToDouble(Point::tau).average().orElse(Double.NaN);
         }
+
+        /**
+         * Per run, the mean tau over the functions of one head at one dimension: the spread of the Table 5 cell
+         * over runs (seeds).
+         */
+        public double[] meanTauPerRun(String head, int dimension) {
+            List<Point> ps = points.stream().filter(p -> p.head().equals(head) && p.dimension() == dimension).toList();
+            double[] out = new double[config.runs()];
+            for (Point p : ps) {
+                for (int run = 0; run < out.length; run++) {
+                    out[run] += p.tauPerRun()[run] / ps.size();
+                }
+            }
+            return out;
+        }
     }
 
     /** n rows of x uniform on [-5, 5]^D and y = f(x). */

@@ -1,5 +1,7 @@
 package io.regheads.app.experiments;
 
+import io.regheads.core.internal.Checks;
+
 import io.regheads.app.experiments.CurveFitExperiment.Fit;
 import io.regheads.app.experiments.CurveFitExperiment.Function;
 import java.awt.Color;
@@ -56,8 +58,13 @@ public final class CurveFitCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int width;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "First seed (default: ${DEFAULT-VALUE}).")
     long seed;
+
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "Runs with seeds seed, seed + 1, ... "
+            + "(fresh data and initialisation); the table gives the mean and standard deviation over runs "
+            + "(default: ${DEFAULT-VALUE}).")
+    int runs;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/curve-fit-<time>).")
     Path out;
@@ -66,22 +73,48 @@ public final class CurveFitCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         List<Function> fs = Experiments.parseNames("--functions", functions).stream().map(Function::of).toList();
-        CurveFitExperiment.Config c = new CurveFitExperiment.Config(fs, Experiments.parseNames("--heads", heads), train,
-                epochs, lr, width, seed);
+        Checks.atLeast("--runs", runs, 1);
         Path dir = Figures.runDirectory(out, "curve-fit");
-        o.printf(Locale.ROOT, "curve fitting: %d fresh samples per function, %d epochs, lr %g, encoder 2x%d, seed %d%n",
-                train, epochs, lr, width, seed);
-        CurveFitExperiment.Result r = CurveFitExperiment.run(c, line -> System.err.println(line));
-        o.printf(Locale.ROOT, "%-10s %-21s %12s %12s %8s%n", "function", "head", "rel. MSE", "median rel.", "train s");
-        for (Fit f : r.fits()) {
-            o.printf(Locale.ROOT, "%-10s %-21s %12.4g %12.4g %8.1f%n", f.function(), f.head(), f.relativeMse(),
-                    f.medianRelErr(), f.trainSeconds());
+        o.printf(Locale.ROOT, "curve fitting: %d fresh samples per function, %d epochs, lr %g, encoder 2x%d, %d run(s) "
+                + "from seed %d%n", train, epochs, lr, width, runs, seed);
+        List<CurveFitExperiment.Result> results = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            CurveFitExperiment.Config c = new CurveFitExperiment.Config(fs, Experiments.parseNames("--heads", heads),
+                    train, epochs, lr, width, seed + run);
+            results.add(CurveFitExperiment.run(c, line -> System.err.println(line)));
+        }
+        CurveFitExperiment.Result r = results.get(0);
+        o.printf(Locale.ROOT, "%-10s %-21s %21s %21s %8s%n", "function", "head", "rel. MSE (mean +- sd)",
+                "median rel. (+- sd)", "train s");
+        for (int i = 0; i < r.fits().size(); i++) {
+            Fit f = r.fits().get(i);
+            double[] mse = Experiments.meanStd(perRun(results, i, Fit::relativeMse));
+            double[] med = Experiments.meanStd(perRun(results, i, Fit::medianRelErr));
+            o.printf(Locale.ROOT, "%-10s %-21s %10.4g +- %-7.2g %10.4g +- %-7.2g %8.1f%n", f.function(), f.head(),
+                    mse[0], mse[1], med[0], med[1], f.trainSeconds());
         }
         plot(r, dir.resolve("curve-fit.png"));
-        Figures.json(json(r), dir.resolve("curve-fit.json"));
+        Map<String, Object> m = json(r);
+        List<Object> over = new ArrayList<>();
+        for (int i = 0; i < r.fits().size(); i++) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("function", r.fits().get(i).function());
+            e.put("head", r.fits().get(i).head());
+            e.put("relativeMsePerRun", perRun(results, i, Fit::relativeMse));
+            e.put("medianRelativeErrorPerRun", perRun(results, i, Fit::medianRelErr));
+            over.add(e);
+        }
+        m.put("runs", runs);
+        m.put("overRuns", over);
+        Figures.json(m, dir.resolve("curve-fit.json"));
         o.println("plot and numbers: " + dir);
         o.flush();
         return 0;
+    }
+
+    /** Fit i's value in every run. */
+    static double[] perRun(List<CurveFitExperiment.Result> results, int i, java.util.function.ToDoubleFunction<Fit> f) {
+        return results.stream().mapToDouble(x -> f.applyAsDouble(x.fits().get(i))).toArray();
     }
 
     static Map<String, Object> json(CurveFitExperiment.Result r) {
@@ -131,6 +164,6 @@ public final class CurveFitCommand implements Callable<Integer> {
         }
         CurveFitExperiment.Config c = r.config();
         Figures.grid(charts, 2, String.format(Locale.ROOT, "Curve fitting, point predictions vs ground truth: %d "
-                + "training points, %d epochs", c.trainRows(), c.epochs()), file);
+                + "training points, %d epochs (the first run, seed %d)", c.trainRows(), c.epochs(), c.seed()), file);
     }
 }

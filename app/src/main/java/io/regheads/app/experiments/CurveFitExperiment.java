@@ -4,15 +4,12 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Metrics;
-import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
-import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.decoder.DecoderSpec;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseSpec;
-import io.regheads.losses.Losses;
-import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,19 +18,20 @@ import java.util.function.Consumer;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
-import org.nd4j.linalg.api.buffer.DataType;
 
 /**
  * Curve fitting of the decoding paper (Song and Bahri, "Decoding-based Regression", arXiv:2501.19383, Fig. 4):
  * noise-free 1-D functions on x uniform in [-1, 1], fitted with plenty of fresh samples by
  * <ul>
  *   <li>{@code unnormalized-decoder}: sign/exponent/mantissa tokens (base 10, E = 1, M = 4) of <b>raw</b> y, no
- *       y scaling at all, point prediction = median (tree walk);</li>
+ *       y scaling at all, the exponent range fitted to the training targets, point prediction = the head's default
+ *       (the certified mean, else the tree-walk median);</li>
  *   <li>{@code decoder}: normalized base-10 decoder, 4 digits of y min-max scaled on the training rows, point
  *       prediction = mean;</li>
  *   <li>{@code pointwise}: one linear output on the min-max scaled y, MSE.</li>
  * </ul>
- * All with one transformer block of 32 units (decoders) over the same 2-layer ReLU encoder. Scored on 1000 evenly
+ * All through {@link RegressionModel}, as a user trains them ({@link #spec}), with one transformer block of 32 units
+ * (decoders) over the same 2-layer ReLU encoder. Scored on 1000 evenly
  * spaced x by the relative MSE ({@code mse / var(y)}) and the median relative error {@code median |yhat - y| /
  * max(|y|, 1e-3 max|y|)}, which sees the small values that a min-max scaled head rounds away.
  *
@@ -170,6 +168,19 @@ public final class CurveFitExperiment {
         return n % 2 == 1 ? r[n / 2] : 0.5 * (r[n / 2 - 1] + r[n / 2]);
     }
 
+    /**
+     * The head as a user gets it: the unnormalized decoder on raw y (base 10, E = 1, M = 4, its exponent range
+     * fitted to the training targets, point = the certified mean, else the median), the normalized decoder (base 10,
+     * 4 digits, y min-max scaled) or the pointwise head.
+     */
+    static HeadSpec spec(String head) {
+        return switch (head) {
+            case "unnormalized-decoder" -> UnnormalizedDecoderSpec.small(10, 1, 4);
+            case "decoder" -> DecoderSpec.small(10, 4);
+            default -> new PointwiseSpec(false);
+        };
+    }
+
     /** Trains every head on every function. */
     public static Result run(Config c, Consumer<String> progress) {
         int points = 1000;
@@ -187,21 +198,10 @@ public final class CurveFitExperiment {
             double[] truth = Arrays.stream(grid).map(f::value).toArray();
             for (String head : c.heads()) {
                 long t0 = System.nanoTime();
-                double[] pred;
-                if (head.equals("unnormalized-decoder")) {
-                    DecoderHead h = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 4), c.encoderWidth(),
-                            c.seed() + 1, DataType.FLOAT);
-                    Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(1, 2, c.encoderWidth(), c.seed()), h, Losses.ce(),
-                            Net.YMap.IDENTITY);
-                    net.fit(train, trainer);
-                    pred = net.head().distribution(net.phi(gx)).median();
-                } else {
-                    HeadSpec spec = head.equals("decoder") ? DecoderSpec.small(10, 4) : new PointwiseSpec(false);
-                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec, Experiments.PAPER_LOSS,
-                            trainer), 1);
-                    m.fit(train);
-                    pred = m.predictPoint(gx);
-                }
+                RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), spec(head), Experiments.PAPER_LOSS,
+                        trainer), 1);
+                m.fit(train);
+                double[] pred = m.predictPoint(gx);
                 double secs = (System.nanoTime() - t0) * 1e-9;
                 Fit fit = new Fit(f.label(), head, Metrics.relativeMse(pred, truth), medianRelativeError(pred, truth), secs,
                         pred);

@@ -1,5 +1,7 @@
 package io.regheads.app.experiments;
 
+import io.regheads.core.internal.Checks;
+
 import io.regheads.app.experiments.DensityExperiment.Row;
 import io.regheads.app.experiments.DensityExperiment.Shape;
 import java.awt.Color;
@@ -70,8 +72,13 @@ public final class DensityCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int points;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "First seed (default: ${DEFAULT-VALUE}).")
     long seed;
+
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "Runs with seeds seed, seed + 1, ... "
+            + "(fresh data, initialisation and samples); the table gives the mean and standard deviation over runs "
+            + "(default: ${DEFAULT-VALUE}).")
+    int runs;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/density-<time>).")
     Path out;
@@ -85,22 +92,59 @@ public final class DensityCommand implements Callable<Integer> {
         }
         List<String> base = baselines.strip().equals("none") ? List.of()
                 : Arrays.stream(baselines.split(",")).map(String::strip).toList();
-        DensityExperiment.Config c = new DensityExperiment.Config(sh, train, epochs, lr, width,
-                DensityExperiment.Variant.paper(), base, slices, samples, points, seed);
+        Checks.atLeast("--runs", runs, 1);
         Path dir = Figures.runDirectory(out, "density");
         o.printf(Locale.ROOT, "density estimation: %d training samples per shape, %d epochs, lr %g, encoder 2x%d; "
-                + "%d slices x %d samples; seed %d%n", train, epochs, lr, width, slices, samples, seed);
-        DensityExperiment.Result r = DensityExperiment.run(c, line -> System.err.println(line));
-        o.printf(Locale.ROOT, "%-9s %-18s %8s %7s %8s%n", "shape", "model", "W1", "KS", "train s");
-        for (Row row : r.rows()) {
-            o.printf(Locale.ROOT, "%-9s %-18s %8.4f %7.4f %8.1f%n", row.shape(), row.model(), row.w1(), row.ks(),
-                    row.trainSeconds());
+                + "%d slices x %d samples; %d run(s) from seed %d%n", train, epochs, lr, width, slices, samples, runs,
+                seed);
+        List<DensityExperiment.Result> results = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            DensityExperiment.Config c = new DensityExperiment.Config(sh, train, epochs, lr, width,
+                    DensityExperiment.Variant.paper(), base, slices, samples, points, seed + run);
+            results.add(DensityExperiment.run(c, line -> System.err.println(line)));
+        }
+        DensityExperiment.Result r = results.get(0);
+        o.printf(Locale.ROOT, "%-9s %-18s %19s %19s %8s%n", "shape", "model", "W1 (mean +- sd)", "KS (mean +- sd)",
+                "train s");
+        for (int i = 0; i < r.rows().size(); i++) {
+            Row row = r.rows().get(i);
+            double[] w1 = Experiments.meanStd(perRun(results, i, Row::w1));
+            double[] ks = Experiments.meanStd(perRun(results, i, Row::ks));
+            o.printf(Locale.ROOT, "%-9s %-18s %9.4g +- %-6.2g %9.4f +- %-6.4f %8.1f%n", row.shape(), row.model(), w1[0],
+                    w1[1], ks[0], ks[1], row.trainSeconds());
         }
         plot(r, dir.resolve("density.png"));
-        Figures.json(json(r), dir.resolve("density.json"));
+        Figures.json(json(results), dir.resolve("density.json"));
         o.println("plot and numbers: " + dir);
         o.flush();
         return 0;
+    }
+
+    /** Row i's value in every run. */
+    static double[] perRun(List<DensityExperiment.Result> results, int i, java.util.function.ToDoubleFunction<Row> f) {
+        return results.stream().mapToDouble(x -> f.applyAsDouble(x.rows().get(i))).toArray();
+    }
+
+    static Map<String, Object> json(List<DensityExperiment.Result> results) {
+        Map<String, Object> m = json(results.get(0));
+        List<Object> rows = new ArrayList<>();
+        DensityExperiment.Result r = results.get(0);
+        for (int i = 0; i < r.rows().size(); i++) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("shape", r.rows().get(i).shape());
+            e.put("model", r.rows().get(i).model());
+            double[] w1 = perRun(results, i, Row::w1);
+            double[] ks = perRun(results, i, Row::ks);
+            e.put("w1PerRun", w1);
+            e.put("ksPerRun", ks);
+            e.put("w1MeanSd", Experiments.meanStd(w1));
+            e.put("ksMeanSd", Experiments.meanStd(ks));
+            rows.add(e);
+        }
+        m.put("runs", results.size());
+        m.put("seeds", results.stream().mapToLong(x -> x.config().seed()).toArray());
+        m.put("overRuns", rows);
+        return m;
     }
 
     static Map<String, Object> json(DensityExperiment.Result r) {
@@ -109,7 +153,8 @@ public final class DensityCommand implements Callable<Integer> {
         m.put("experiment", "density");
         m.put("config", Map.of("trainRows", c.trainRows(), "epochs", c.epochs(), "learningRate", c.learningRate(),
                 "encoderWidth", c.encoderWidth(), "slices", c.slices(), "samplesPerSlice", c.samplesPerSlice(),
-                "seed", c.seed(), "decoder", "unnormalized B=10 E=1 M=5, 1 block d=32"));
+                "seed", c.seed(), "decoder", "unnormalized B=10 E=1 M=5, 1 block d=32, exponent range fitted to the training "
+                + "targets"));
         m.put("sliceX", r.sliceX());
         List<Object> rows = new ArrayList<>();
         for (Row row : r.rows()) {

@@ -4,17 +4,15 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderSampling;
-import io.regheads.heads.decoder.DecoderHead;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseSpec;
-import io.regheads.losses.Losses;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,16 +21,17 @@ import java.util.function.Consumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
-import org.nd4j.linalg.api.buffer.DataType;
 
 /**
  * Density estimation of the decoding paper (Song and Bahri, "Decoding-based Regression", arXiv:2501.19383, Figs. 8
  * and 14): heads fitted to samples of a known conditional density p(y | x) on x in [-1, 1], then sampled, and their
  * samples compared with fresh samples of the truth.
  *
- * <p>Models: the unnormalized decoder of the paper's figures ({@link UnnormalizedTokenizer} base 10, E = 1, M = 5;
- * one transformer block of 32 units; trained with cross-entropy on raw y), sampled by each {@link Variant} (plain
- * temperature 1, top-k, top-p, low temperature), and the baselines through {@link RegressionModel}: mixture density
+ * <p>Models, all through {@link RegressionModel} as a user trains them: the unnormalized decoder of the paper's
+ * figures ({@link UnnormalizedTokenizer} base 10, E = 1, M = 5; one transformer block of 32 units; cross-entropy on
+ * raw y, its exponent range fitted to the training targets), sampled by each {@link Variant} (plain temperature 1,
+ * top-k, top-p, low temperature) through its token-level distribution ({@link ModelDecoders}), and the baselines:
+ * mixture density
  * (10 components), Riemann histogram (64 bins on the training range) and pointwise (a Gaussian with the held-out
  * residual spread). All share an MLP encoder (2 ReLU layers of {@code encoderWidth}) and see the same training rows.
  *
@@ -247,13 +246,15 @@ public final class DensityExperiment {
             double[][] truth2 = truthAt(shape, xs, c.samplesPerSlice(), RandomSource.XO_RO_SHI_RO_128_PP.create(s0 + 3));
             rows.add(row(shape, "truth", truth2, truth, 0, px, py));
             if (!c.variants().isEmpty()) {
-                Net<DecoderHead> net = decoder(c.encoderWidth(), c.seed());
+                RegressionModel net = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), decoder(), null,
+                        trainer), 1);
                 long t0 = System.nanoTime();
-                net.fit(train, trainer);
+                net.fit(train);
                 double secs = (System.nanoTime() - t0) * 1e-9;
-                progress.accept(String.format(Locale.ROOT, "%s: unnormalized decoder trained in %.1f s", shape.label(), secs));
-                DecoderDistribution atSlices = net.head().distribution(net.phi(asRows(xs)));
-                DecoderDistribution atPoints = net.head().distribution(net.phi(asRows(px)));
+                progress.accept(String.format(Locale.ROOT, "%s: unnormalized decoder trained in %.1f s (%s)",
+                        shape.label(), secs, net.config().head()));
+                DecoderDistribution atSlices = ModelDecoders.of(net, asRows(xs));
+                DecoderDistribution atPoints = ModelDecoders.of(net, asRows(px));
                 for (int v = 0; v < c.variants().size(); v++) {
                     Variant variant = c.variants().get(v);
                     UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(s0 + 10 + v);
@@ -280,11 +281,12 @@ public final class DensityExperiment {
         return new Result(c, xs, rows);
     }
 
-    /** The paper's unnormalized decoder (B = 10, E = 1, M = 5, one block of 32 units) under a 2-layer encoder. */
-    static Net<DecoderHead> decoder(int width, long seed) {
-        DecoderHead head = DecoderHead.small(UnnormalizedTokenizer.of(10, 1, 5), width, seed + 1,
-                DataType.FLOAT);
-        return new Net<>(new MlpEncoderConfig(1, 2, width, seed), head, Losses.ce(), Net.YMap.IDENTITY);
+    /**
+     * The paper's unnormalized decoder (B = 10, E = 1, M = 5, one block of 32 units) as a user gets it: raw y, the
+     * exponent range fitted to the training targets when the model is fitted.
+     */
+    static UnnormalizedDecoderSpec decoder() {
+        return UnnormalizedDecoderSpec.small(10, 1, 5);
     }
 
     static HeadSpec baseline(String name) {

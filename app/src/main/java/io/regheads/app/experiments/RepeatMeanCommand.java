@@ -68,8 +68,8 @@ public final class RepeatMeanCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int width;
 
-    @Option(names = "--runs", paramLabel = "R", defaultValue = "2", description = "Training subsets per dataset "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "Training subsets (seeds) per "
+            + "dataset; the table gives the mean and standard deviation over runs (default: ${DEFAULT-VALUE}).")
     int runs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "First seed (default: ${DEFAULT-VALUE}).")
@@ -97,13 +97,16 @@ public final class RepeatMeanCommand implements Callable<Integer> {
         RepeatMeanExperiment.Result r = RepeatMeanExperiment.run(c, line -> System.err.println(line));
         o.printf(Locale.ROOT, "%-12s %2s %10s", "dataset", "r", "far-off");
         for (int n : c.sampleCounts()) {
-            o.printf(Locale.ROOT, " %9s", "n=" + n);
+            o.printf(Locale.ROOT, " %19s", "n=" + n);
         }
-        o.println("   (relative MSE of the n-sample mean)");
+        o.println("   (relative MSE of the n-sample mean, mean +- sd over runs)");
         for (Curve cv : r.curves()) {
             o.printf(Locale.ROOT, "%-12s %2d %10.2e", cv.dataset(), cv.repeats(), cv.outlierShare());
-            for (double v : cv.relativeMse()) {
-                o.printf(Locale.ROOT, " %9.4g", v);
+            for (int j = 0; j < cv.samples().length; j++) {
+                int col = j;
+                double[] ms = Experiments.meanStd(java.util.Arrays.stream(cv.perRun()).mapToDouble(x -> x[col])
+                        .toArray());
+                o.printf(Locale.ROOT, " %9.3g +- %-6.2g", ms[0], ms[1]);
             }
             o.println();
         }

@@ -11,6 +11,7 @@ import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderSampling;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.losses.Losses;
+import io.regheads.heads.decoder.UnnormalizedDecoderSpec;
 import io.regheads.tokenizers.RepeatedTokenizer;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
 import java.util.ArrayList;
@@ -25,8 +26,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 /**
  * Error correction by repetition on unnormalized tokens with mean aggregation (Song and Bahri, "Decoding-based
  * Regression", arXiv:2501.19383, Fig. 10). The unnormalized decoder spells <b>raw</b> y (no scaling) as sign,
- * exponent sign, E exponent digits and M mantissa digits ({@link UnnormalizedTokenizer}), written r times ({@link
- * RepeatedTokenizer}); each sampled sequence (temperature 1) is decoded by a majority vote per position over its r
+ * exponent sign, E exponent digits and M mantissa digits ({@link UnnormalizedTokenizer}) with the exponent range the
+ * model API fits to the training targets ({@link #fittedTokenizer}), written r times ({@link RepeatedTokenizer}); each sampled sequence (temperature 1) is decoded by a majority vote per position over its r
  * blocks, and the prediction for a test row is the <b>mean</b> of n such values. One wrong sign or exponent token
  * makes a far-off value that a mean cannot absorb; the vote can outvote it.
  *
@@ -130,8 +131,7 @@ public final class RepeatMeanExperiment {
                     int[] order = PermutationSampler.natural(pool.rows());
                     PermutationSampler.shuffle(RandomSource.XO_RO_SHI_RO_128_PP.create(s * 131 + 7), order);
                     Dataset train = pool.subset(order, 0, Math.min(c.trainRows(), pool.rows()));
-                    RepeatedTokenizer tok = new RepeatedTokenizer(UnnormalizedTokenizer.of(c.base(), c.exponentDigits(),
-                            c.mantissaDigits()), r);
+                    RepeatedTokenizer tok = new RepeatedTokenizer(fittedTokenizer(c, train.y()), r);
                     DecoderHead head = DecoderHead.small(tok, c.encoderWidth(), s + 1, DataType.FLOAT);
                     Net<DecoderHead> net = new Net<>(new MlpEncoderConfig(pool.features(), 2, c.encoderWidth(), s), head,
                             Losses.ce(), Net.YMap.IDENTITY);
@@ -160,6 +160,16 @@ public final class RepeatMeanExperiment {
             }
         }
         return new Result(c, curves);
+    }
+
+    /**
+     * The unnormalized tokenizer as the model API builds it for these targets ({@link UnnormalizedDecoderSpec#fittedTo}:
+     * exponents from the smallest to the largest of the training targets, the sign {@code -} only if one is
+     * negative), before it is repeated.
+     */
+    static UnnormalizedTokenizer fittedTokenizer(Config c, double[] trainY) {
+        return UnnormalizedDecoderSpec.small(c.base(), c.exponentDigits(), c.mantissaDigits()).fittedTo(trainY)
+                .tokenizer();
     }
 
     /**

@@ -25,7 +25,7 @@ class RiskCommandTest {
      */
     @Test
     void theoryMatchesTheClosedForm() {
-        double z = RiskCommand.Z;
+        double z = io.regheads.app.experiments.RiskExperiment.Z;
         double s2 = 0.5;
         double as = 2 / Math.sqrt(s2);
         double erfPart = 2 * (1 - org.apache.commons.numbers.gamma.Erfc.value(as / Math.sqrt(2)) / 2) - 1;
@@ -76,7 +76,7 @@ class RiskCommandTest {
     void samplesHaveTheTruncatedNormalsMoments() {
         double[] y = RiskCommand.sample(40000, RandomSource.XO_RO_SHI_RO_128_PP.create(3));
         double[] ms = Stats.of(y);
-        double var = 0.0625 * (1 - 4 * phi(2) / RiskCommand.Z);
+        double var = 0.0625 * (1 - 4 * phi(2) / io.regheads.app.experiments.RiskExperiment.Z);
         assertEquals(0.5, ms[0], 0.003);
         assertEquals(Math.sqrt(var), ms[1], 0.003);
     }
@@ -116,7 +116,7 @@ class RiskCommandTest {
     @Test
     void commandWritesTableAndPlot() throws IOException {
         Path png = tmp.resolve("r/risk.png");
-        CliTestSupport.Run r = CliTestSupport.run("risk", "--samples", "256", "--max-k", "3", "--repeats", "40", "--out",
+        CliTestSupport.Run r = CliTestSupport.run("risk", "--samples", "256", "--max-k", "3", "--repeats", "40", "--trained-k", "none", "--out",
                 png.toString());
         assertEquals(0, r.exit(), r.err());
         String[] lines = r.out().strip().split("\n");

@@ -189,7 +189,22 @@ class UciCommandTest {
         assertTrue(Files.readString(tmp.resolve("r.md")).contains("| yacht | histogram | bins=64 | 1 |"));
         CliTestSupport.Run bad = uci(dir, "--protocol", "papers", "--quiet");
         assertEquals(Regheads.EXIT_BAD_INPUT, bad.exit());
-        assertEquals("regheads: --protocol must be preset or paper, got 'papers'", bad.err().strip());
+        assertEquals("regheads: --protocol must be preset, paper or paper-clipped, got 'papers'", bad.err().strip());
+    }
+
+    /** paper-clipped: the paper's grid and learning rate, the gradient norm clipped at 1 (in the results' keys). */
+    @Test
+    void paperClippedProtocolClipsTheGradient() throws IOException {
+        Path dir = fakeDatasets("yacht");
+        CliTestSupport.Run r = uci(dir, "--folds", "0", "--heads", "mdn", "--protocol", "paper-clipped", "--quiet");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = Files.readAllLines(tmp.resolve("r.jsonl"));
+        assertEquals(3, lines.size());
+        for (String line : lines) {
+            UciResult res = UciResult.fromMap(Json.readFlat(line));
+            assertTrue(res.trainer().contains("learningRate=5.0E-4") && res.trainer().contains("clipNorm=1.0"),
+                    res.trainer());
+        }
     }
 
     /**

@@ -33,7 +33,7 @@ class ExperimentCommandsTest {
     @Test
     void bbobPrintsAndWritesTheSameTau() throws IOException {
         Run r = run("bbob", "--functions", "sphere", "--dims", "2", "--heads", "pointwise", "--train", "400", "--test",
-                "300", "--epochs", "30", "--width", "32", "--out", tmp.toString());
+                "300", "--epochs", "30", "--width", "32", "--runs", "1", "--out", tmp.toString());
         assertEquals(0, r.exit(), r.err());
         String row = r.out().lines().filter(l -> l.startsWith("sphere ")).findFirst().orElseThrow();
         String[] f = row.strip().split("\\s+"); // function, D, pointwise tau, shuffled tau

@@ -5,6 +5,7 @@ import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.heads.histogram.HistogramDistribution;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
@@ -139,6 +140,25 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     public DecoderDistribution tabulated() {
         DigitTree t = tree.tabulated();
         return t == tree ? this : new DecoderDistribution(this, t);
+    }
+
+    /**
+     * The marginal over the first k of the K tokens (the decoding paper's k-level histograms, Fig. 3): for fixed-point
+     * digits of [0, 1] in base V, a Riemann distribution with {@code V^k} equal bins, bin i = {@code [i V^-k, (i + 1)
+     * V^-k)} holding the probability of the prefix that spells i, {@code P(t1) P(t2 | t1) ... P(tk | t1..tk-1)} (the
+     * sum over all its completions). {@code k = K} gives the full distribution (the same densities as this one); a
+     * smaller k reads a coarser histogram off the same model, as if it had been trained with k tokens. Example: a
+     * binary decoder (V = 2, K = 8) gives with {@code firstTokens(1)} the masses of [0, 0.5) and [0.5, 1], with {@code
+     * firstTokens(3)} those of the 8 bins of width 1/8.
+     *
+     * @param k prefix length in [1, K]
+     * @return B distributions of {@code V^k} bins each, without tails
+     * @throws IllegalArgumentException if the tokenizer is not fixed-point ({@link NumberTokenizer#isFixedPoint()}:
+     *                                  sign-exponent-mantissa prefixes do not partition the values into equal bins),
+     *                                  k is outside [1, K], or {@code V^k} exceeds {@link Options#maxLeaves()}
+     */
+    public HistogramDistribution firstTokens(int k) {
+        return PrefixMarginal.of(rows, k, options.maxLeaves());
     }
 
     /**

@@ -3,7 +3,7 @@ package io.regheads.bench;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderSampling;

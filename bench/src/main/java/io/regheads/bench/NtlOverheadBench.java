@@ -2,7 +2,7 @@ package io.regheads.bench;
 
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.losses.Losses;
 import java.util.Arrays;
 import java.util.Random;

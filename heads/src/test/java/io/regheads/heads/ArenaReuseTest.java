@@ -7,7 +7,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.testing.GradientCheck;

@@ -9,7 +9,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.heads.decoder.DecoderHead;

@@ -5,7 +5,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;

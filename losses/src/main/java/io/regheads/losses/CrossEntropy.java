@@ -8,7 +8,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.Simd;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.Arrays;
 
 /**

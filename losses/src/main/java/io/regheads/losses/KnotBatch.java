@@ -4,7 +4,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.QuantileKnots;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -4,7 +4,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.QuantileKnots;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 
 /**
  * The pinball (quantile) loss averaged over the levels of a {@link QuantileKnots} output: the quantile head's

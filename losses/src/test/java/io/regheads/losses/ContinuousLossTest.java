@@ -7,7 +7,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.LossValue;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.testing.GradientCheck;
 import java.util.List;
 import java.util.Random;

@@ -11,7 +11,7 @@ import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.LossValue;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.testing.GradientCheck;
 import java.util.Arrays;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.loss.LossValue;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.ArrayList;
 import java.util.List;
 

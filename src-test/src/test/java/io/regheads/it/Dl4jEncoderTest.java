@@ -7,7 +7,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.optim.AdamConfig;

@@ -6,7 +6,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Linear;
 import io.regheads.core.nn.MlpEncoder;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.GaussianMixture;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;

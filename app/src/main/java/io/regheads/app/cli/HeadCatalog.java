@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * densities), {@code histogram} (Riemann head, 256 equal bins on [0, 1] of the min-max scaled target with half-normal
  * tails, trained with gce:0.05) and {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit
  * decoder, trained with gce:0.5) and
- * {@code unnormalized-decoder} (sign/exponent/mantissa decoder, point prediction = median) and {@code xval} (the
+ * {@code unnormalized-decoder} (sign/exponent/mantissa decoder on raw y, its exponent range fitted to the training
+ * targets, point prediction = the certified mean, else the median) and {@code xval} (the
  * xVal number head: an MLP to one value, a Gaussian with the held-out RMSE), {@code quantile} (99 non-crossing
  * quantiles, pinball loss), and two heads trained only when named
  * ({@link #registerOptional}): {@code repeat-decoder} (normalized base-2 digits written three times, majority
@@ -91,11 +92,12 @@ public final class HeadCatalog {
     private final Map<String, List<Variant>> grids = new LinkedHashMap<>();
 
     /**
-     * The heads that exist now: pointwise, histogram (256 bins, tails), mdn (10 components), decoder (normalized, base 10,
-     * 3 digits, 1 block of 32 units, the paper's small decoder), unnormalized-decoder (y01 as base 10, 1 exponent
-     * digit, 3 mantissa digits, exponents -9..9; same block; median as point prediction), xval (hidden width 256,
-     * the default encoder's width, as the xVal paper sets it; point head), quantile (99 equally spaced levels, pinball
-     * loss; piecewise-linear cdf with exponential tails); trained only when named: repeat-decoder
+     * The heads that exist now: pointwise, histogram (256 bins, tails; loss gce:0.05), mdn (10 components), decoder
+     * (normalized, base 10, 3 digits, 1 block of 32 units, the paper's small decoder; loss gce:0.5),
+     * unnormalized-decoder (raw y as base 10, 1 exponent digit, 3 mantissa digits, the exponents and signs fitted to
+     * the training targets; same block; the certified mean, else the median, as point prediction), xval (hidden
+     * width 256, the default encoder's width, as the xVal paper sets it; point head), quantile (99 equally spaced
+     * levels, pinball loss; piecewise-linear cdf with exponential tails); trained only when named: repeat-decoder
      * (base 2, 5 digits written 3 times, the same block: 32 768 sequences per row, enumerated exactly for the voted
      * distribution) and hamming-decoder (8-bit Hamming-ordered codes, the same block).
      */

@@ -4,7 +4,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import java.util.Arrays;
 
 /**

@@ -6,7 +6,7 @@ import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "scoring-rules", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Train heads by NLL and by CRPS (and the quantile head by pinball and CRPS) on shipped datasets; "
-                + "report test NLL01, CRPS, 90% interval width and coverage, and which rule wins where.")
+                + "report test NLL01, CRPS, 90%% interval width and coverage, and which rule wins where.")
 public final class ScoringRulesCommand implements Callable<Integer> {
     static final String DEFAULT_VARIANTS = "pointwise:ce,pointwise:crps,histogram:ce,histogram:crps,mdn:ce,mdn:crps,"
             + "quantile:pinball,quantile:crps";

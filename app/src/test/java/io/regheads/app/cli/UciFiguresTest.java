@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.heads.mixture.MixtureDistribution;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;

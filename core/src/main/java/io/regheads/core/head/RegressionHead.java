@@ -3,7 +3,6 @@ package io.regheads.core.head;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Points;
-import io.regheads.core.loss.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.regheads.core.loss;
 
+import io.regheads.core.head.Targets;
 import io.regheads.core.head.HeadOutput;
 
 /**

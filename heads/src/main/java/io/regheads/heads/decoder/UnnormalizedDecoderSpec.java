@@ -22,7 +22,7 @@ import org.nd4j.linalg.api.buffer.DataType;
  *
  * <p><b>Units.</b> By default the head sees the <b>raw</b> target ({@link TargetScaling#RAW}: no min-max scaling; x
  * is still standardised by the model), which is the point of sign-exponent-mantissa tokens. {@link
- * TargetScaling#MIN_MAX} (y01) remains available, and is what models saved with settings versions 1 and 2 use.
+ * TargetScaling#MIN_MAX} (y01) remains available ({@link #scaled}).
  *
  * <p><b>Exponent range.</b> Every exponent the digits spell is a branch of the token tree; a branch the training
  * targets never visit keeps whatever mass the softmax leaves it, up to {@code B^(B^E - 1)} times the data's scale,
@@ -34,18 +34,13 @@ import org.nd4j.linalg.api.buffer.DataType;
  *
  * <p><b>Point prediction</b> on raw y: {@link PointEstimate#AUTO}, the certified mean ({@link
  * DecoderDistribution#exactMean}, error bound within a tolerance relative to the row's spread), else the tree-walk
- * median (where the mean is not finite or not certified within the expansion's budget); in scaled units the median,
- * as versions 1 and 2 reported.
+ * median (where the mean is not finite or not certified within the expansion's budget); in scaled units the median.
  *
- * <p><b>Settings</b>, version 3: {@code head=unnormalized-decoder}, {@code head.version=3}, {@code head.base}, {@code
+ * <p><b>Settings</b>, version 1: {@code head=unnormalized-decoder}, {@code head.version=1}, {@code head.base}, {@code
  * head.exponentDigits}, {@code head.mantissaDigits}, {@code head.specialTokens} ({@code true|false}), {@code
  * head.scaling} ({@code RAW|MIN_MAX|CENTRED_MIN_MAX}), {@code head.d}, {@code head.heads}, {@code head.ff}, {@code
  * head.layers}, and, once the range is fixed or fitted, {@code head.minExponent}, {@code head.maxExponent}, {@code
- * head.negatives}. Older settings (written before raw targets) have no specials, scaling or range keys and load as
- * the heads they were trained as ({@link #scaled}): MIN_MAX scaling, no special tokens, and, for version 2 with
- * {@code head.unitRange=true}, exponents from the widest minimum to 0 without the sign {@code -}; for version 1 (and
- * files written before versioned settings) and version 2 with {@code head.unitRange=false}, every exponent the
- * digits spell and both signs.
+ * head.negatives}.
  *
  * @param base           B >= 2
  * @param exponentDigits E >= 1
@@ -63,7 +58,7 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     /** The registry name. */
     public static final String NAME = "unnormalized-decoder";
     /** The settings version this class writes and the newest it reads. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 1;
     /** {@link #NAME} and {@link #VERSION}. */
     public static final Kind KIND = new Kind(NAME, VERSION);
 
@@ -116,9 +111,8 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     }
 
     /**
-     * The head as settings versions 1 and 2 describe it (models saved before raw targets): y01 ({@link
-     * TargetScaling#MIN_MAX}), no special tokens, and with {@code unitRange} exponents from the widest minimum to 0
-     * and no sign {@code -}, without it every exponent E digits spell and both signs.
+     * The head on y01 ({@link TargetScaling#MIN_MAX}), no special tokens, and with {@code unitRange} exponents from
+     * the widest minimum to 0 and no sign {@code -}, without it every exponent E digits spell and both signs.
      */
     public static UnnormalizedDecoderSpec scaled(int base, int exponentDigits, int mantissaDigits, int d, int heads,
             int ff, int layers, boolean unitRange) {
@@ -147,20 +141,15 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
     }
 
     /**
-     * Reads the settings {@link #toProperties()} writes, version 3, 2 or 1 (see the class description).
+     * Reads the settings {@link #toProperties()} writes (see the class description).
      *
      * @throws IllegalArgumentException naming the key that is missing, malformed, unknown or out of range
      */
     public static UnnormalizedDecoderSpec of(Properties p) {
         Settings s = HeadSpec.settingsOf(p, NAME, VERSION);
-        int version = s.version(VERSION);
-        if (version <= 2) {
-            s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "d", "heads", "ff", "layers",
-                    "unitRange");
-        } else {
-            s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "specialTokens", "scaling",
-                    "minExponent", "maxExponent", "negatives", "d", "heads", "ff", "layers");
-        }
+        s.version(VERSION);
+        s.requireOnly("version", "base", "exponentDigits", "mantissaDigits", "specialTokens", "scaling",
+                "minExponent", "maxExponent", "negatives", "d", "heads", "ff", "layers");
         int base = s.integer("base");
         int e = s.integer("exponentDigits");
         int m = s.integer("mantissaDigits");
@@ -168,10 +157,6 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
         int heads = s.integer("heads");
         int ff = s.integer("ff");
         int layers = s.integer("layers");
-        if (version <= 2) { // y01, as those models were trained; version 1 knew no unit range
-            boolean unit = version == 2 && s.bool("unitRange");
-            return s.validated(() -> scaled(base, e, m, d, heads, ff, layers, unit));
-        }
         boolean specials = s.bool("specialTokens");
         TargetScaling scaling = s.choice("scaling", TargetScaling.class);
         boolean anyRange = s.has("minExponent") || s.has("maxExponent") || s.has("negatives");
@@ -279,8 +264,8 @@ public record UnnormalizedDecoderSpec(int base, int exponentDigits, int mantissa
 
     /**
      * @return {@link PointEstimate#AUTO} on raw y (the certified mean, else the median, see the class description);
-     *         {@link PointEstimate#MEDIAN} in scaled units, as versions 1 and 2 reported: y01 spelled with exponents up to 0
-     *         reaches 10 times the training range, and a little mass there moves the mean far
+     *         {@link PointEstimate#MEDIAN} in scaled units: y01 spelled with exponents up to 0 reaches 10 times the
+     *         training range, and a little mass there moves the mean far
      */
     @Override
     public PointEstimate pointEstimate() {

@@ -12,17 +12,15 @@ import org.nd4j.linalg.api.buffer.DataType;
  * The mixture density head ({@link MixtureHead}) as a model's head: K Gaussian components on {@code y01 - 0.5},
  * trained with the NLL ({@code ce}).
  *
- * <p>Settings, version 2: {@code head=mdn}, {@code head.version=2}, {@code head.components=<int>}, {@code
- * head.sigmaFloor=<double>} (the smallest scale the head emits, see {@link MixtureHead}). Version 1 files (and
- * files written before versioned settings) have no floor and were trained without one: they load with {@code
- * sigmaFloor = 0} and predict as they did.
+ * <p>Settings, version 1: {@code head=mdn}, {@code head.version=1}, {@code head.components=<int>}, {@code
+ * head.sigmaFloor=<double>} (the smallest scale the head emits, see {@link MixtureHead}).
  *
  * @param components K >= 1
  * @param sigmaFloor the smallest standard deviation, in the head's units (y01 - 0.5); at least 0 and finite
  */
 public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec {
-    /** The registry name {@code mdn}, settings version 2 (the newest this class reads; it reads version 1 too). */
-    public static final Kind KIND = new Kind("mdn", 2);
+    /** The registry name {@code mdn}, settings version 1. */
+    public static final Kind KIND = new Kind("mdn", 1);
 
     /** @throws IllegalArgumentException if components is below 1 or the floor is negative or not finite */
     public MixtureSpec {
@@ -51,14 +49,10 @@ public record MixtureSpec(int components, double sigmaFloor) implements HeadSpec
      */
     public static MixtureSpec of(Properties p) {
         Settings s = KIND.settingsOf(p);
-        int version = s.version(KIND.version());
-        if (version >= 2) {
-            s.requireOnly("version", "components", "sigmaFloor");
-        } else {
-            s.requireOnly("version", "components");
-        }
+        s.version(KIND.version());
+        s.requireOnly("version", "components", "sigmaFloor");
         int k = s.integer("components");
-        double floor = version >= 2 ? s.real("sigmaFloor") : 0;
+        double floor = s.real("sigmaFloor");
         return s.validated(() -> new MixtureSpec(k, floor));
     }
 

@@ -21,7 +21,7 @@ import io.regheads.core.internal.Points;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.metrics.Evaluation;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.Param;

@@ -106,7 +106,7 @@ class DecoderConfigurationsContractTest {
         for (int r = 0; r < rows; r++) {
             INDArray phi = phiRows.getRow(r).reshape(1, D).repeat(0, n).reshape(n, D).dup('c');
             io.regheads.core.head.TokenLogits logits = (io.regheads.core.head.TokenLogits) h.forward(phi,
-                    new io.regheads.core.loss.Targets.Tokens(tokens, null, n), io.regheads.core.nn.Arena.none())
+                    new io.regheads.core.head.Targets.Tokens(tokens, null, n), io.regheads.core.nn.Arena.none())
                     .output();
             for (int i = 0; i < n; i++) {
                 int[] s = valid.get(i);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.token.Interval;

@@ -9,7 +9,7 @@ import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.loss.Targets;
+import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamW;

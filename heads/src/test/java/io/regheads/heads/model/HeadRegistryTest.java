@@ -91,30 +91,22 @@ class HeadRegistryTest {
                 new HistogramSpec(256, true).toProperties());
         assertEquals(props("head=decoder\nhead.version=1\nhead.base=10\nhead.length=4\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\nhead.activation=RELU\n"), DecoderSpec.referenceSetup().toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
+        assertEquals(props("head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.specialTokens=false\nhead.scaling=RAW\nhead.d=32\nhead.heads=1\n"
                 + "head.ff=128\nhead.layers=1\n"), UnnormalizedDecoderSpec.small(10, 1, 3).toProperties());
-        assertEquals(props("head=unnormalized-decoder\nhead.version=3\nhead.base=10\nhead.exponentDigits=1\n"
+        assertEquals(props("head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
                 + "head.mantissaDigits=3\nhead.specialTokens=true\nhead.scaling=RAW\nhead.minExponent=0\n"
                 + "head.maxExponent=2\nhead.negatives=false\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n"),
                 UnnormalizedDecoderSpec.small(10, 1, 3).withSpecialTokens(true).fittedTo(new double[] {103.4, 140.9})
                         .toProperties());
-        // settings versions 1 and 2 (before raw targets) still read as trained: y01; version 2 with unitRange has
-        // exponents up to 0 and no '-', version 1 (and unitRange=false) every exponent and both signs
-        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, false), HeadRegistry.read(props(
-                "head=unnormalized-decoder\nhead.version=1\nhead.base=10\nhead.exponentDigits=1\n"
-                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\n")));
+        // a head on y01 (MIN_MAX scaling) with a fixed range round-trips with its scaling and range
+        UnnormalizedDecoderSpec unit = UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true);
+        assertEquals(unit, HeadRegistry.read(unit.toProperties()));
+        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), unit.range());
         assertEquals(new UnnormalizedDecoderSpec.Range(-9, 9, true), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
                 1, 128, 1, false).range());
-        assertEquals(UnnormalizedDecoderSpec.scaled(10, 1, 3, 32, 1, 128, 1, true), HeadRegistry.read(props(
-                "head=unnormalized-decoder\nhead.version=2\nhead.base=10\nhead.exponentDigits=1\n"
-                + "head.mantissaDigits=3\nhead.d=32\nhead.heads=1\nhead.ff=128\nhead.layers=1\nhead.unitRange=true\n")));
-        assertEquals(new UnnormalizedDecoderSpec.Range(-9, 0, false), UnnormalizedDecoderSpec.scaled(10, 1, 3, 32,
-                1, 128, 1, true).range());
-        assertEquals(props("head=mdn\nhead.version=2\nhead.components=10\nhead.sigmaFloor=1.0E-4\n"),
+        assertEquals(props("head=mdn\nhead.version=1\nhead.components=10\nhead.sigmaFloor=1.0E-4\n"),
                 new MixtureSpec(10).toProperties());
-        // version 1 had no floor: such files load with floor 0, as they were trained
-        assertEquals(new MixtureSpec(3, 0), HeadRegistry.read(props("head=mdn\nhead.version=1\nhead.components=3\n")));
         assertEquals(new MixtureSpec(3, 0.25), HeadRegistry.read(new MixtureSpec(3, 0.25).toProperties()));
         assertEquals(List.of("pointwise", "histogram", "mdn", "decoder", "unnormalized-decoder", "xval",
                 "repeat-decoder", "hamming-decoder", "quantile"), List.copyOf(HeadRegistry.names()));
@@ -160,14 +152,15 @@ class HeadRegistryTest {
                 refusal("head=histogram\nhead.version=1\nhead.bins=8\nhead.tails=yes\n"));
         assertEquals("head.tails is missing", refusal("head=histogram\nhead.version=1\nhead.bins=8\n"));
         assertEquals("head.version is missing", refusal("head=mdn\nhead.components=3\n"));
-        assertEquals("head.version must be in [1, 2] (the newest this library reads), got 3",
-                refusal("head=mdn\nhead.version=3\nhead.components=3\nhead.sigmaFloor=1e-4\n"));
-        assertEquals("head.sigmaFloor is missing", refusal("head=mdn\nhead.version=2\nhead.components=3\n"));
+        assertEquals("head.version must be in [1, 1] (the newest this library reads), got 2",
+                refusal("head=mdn\nhead.version=2\nhead.components=3\nhead.sigmaFloor=1e-4\n"));
+        assertEquals("head.sigmaFloor is missing", refusal("head=mdn\nhead.version=1\nhead.components=3\n"));
         assertEquals("head.sigmaFloor must be >= 0 and finite, got -1.0",
-                refusal("head=mdn\nhead.version=2\nhead.components=3\nhead.sigmaFloor=-1\n"));
-        assertEquals("head.components must be >= 1, got 0", refusal("head=mdn\nhead.version=1\nhead.components=0\n"));
-        assertEquals("head.component is not a known setting; known under 'head.': [components, version]",
-                refusal("head=mdn\nhead.version=1\nhead.components=3\nhead.component=4\n"));
+                refusal("head=mdn\nhead.version=1\nhead.components=3\nhead.sigmaFloor=-1\n"));
+        assertEquals("head.components must be >= 1, got 0",
+                refusal("head=mdn\nhead.version=1\nhead.components=0\nhead.sigmaFloor=1e-4\n"));
+        assertEquals("head.component is not a known setting; known under 'head.': [components, sigmaFloor, version]",
+                refusal("head=mdn\nhead.version=1\nhead.components=3\nhead.sigmaFloor=1e-4\nhead.component=4\n"));
         assertEquals("head.activation must be one of [GELU, RELU], got 'TANH'",
                 refusal("head=decoder\nhead.version=1\nhead.base=10\nhead.length=3\nhead.d=32\nhead.heads=1\n"
                         + "head.ff=128\nhead.layers=1\nhead.activation=TANH\n"));

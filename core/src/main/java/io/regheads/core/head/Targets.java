@@ -1,4 +1,4 @@
-package io.regheads.core.loss;
+package io.regheads.core.head;
 
 import io.regheads.core.internal.Checks;
 

@@ -83,8 +83,9 @@ final class CalibrateCommand implements Callable<Integer> {
         String rule = temperature.toUpperCase(Locale.ROOT);
         Checks.require(rule.equals("NLL") || rule.equals("CRPS") || rule.equals("NONE"), "--temperature must be NLL, "
                 + "CRPS or none, got '%s'", temperature);
-        if (!rule.equals("NONE") && m.head().generatesTokens()) {
-            o.println("note: a decoder's distribution takes no temperature; only the intervals are calibrated");
+        if (!rule.equals("NONE") && !m.takesTemperature()) {
+            o.printf(Locale.ROOT, "note: the %s head's distribution takes no temperature; only the intervals are "
+                    + "calibrated%n", m.config().head().kind().name());
         } else if (!rule.equals("NONE")) {
             int[] order = org.apache.commons.rng.sampling.PermutationSampler.natural(d.rows());
             org.apache.commons.rng.sampling.PermutationSampler.shuffle(

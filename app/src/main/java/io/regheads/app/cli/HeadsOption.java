@@ -9,6 +9,6 @@ import picocli.CommandLine.Option;
 final class HeadsOption {
     @Option(names = "--heads", paramLabel = "LIST",
             description = "Comma-separated heads to train (default: pointwise, histogram, mdn, decoder, "
-                    + "unnormalized-decoder, xval; also repeat-decoder, hamming-decoder when named).")
+                    + "unnormalized-decoder, xval, quantile; also repeat-decoder, hamming-decoder when named).")
     String heads;
 }

@@ -340,6 +340,19 @@ class TrainPredictCommandTest {
         CliTestSupport.Run level = CliTestSupport.run("predict", "--model", calibrated.toString(), "--data",
                 held.toString(), "--out", out.toString(), "--target", "y", "--interval", "0.7", "--conformal", "--quiet");
         assertOneLineError(level, "--interval 0.7 is not a calibrated level");
+
+        // a head whose distribution takes no temperature: the default calibrates its intervals alone, on all rows
+        Path quantile = tmp.resolve("q.rgh");
+        assertEquals(0, CliTestSupport.run("train", "--data", train.toString(), "--head", "quantile", "--epochs",
+                "3", "--save", quantile.toString(), "--quiet").exit());
+        CliTestSupport.Run q = CliTestSupport.run("calibrate", "--model", quantile.toString(), "--data",
+                held.toString(), "--save", calibrated.toString());
+        assertEquals(0, q.exit(), q.err());
+        assertTrue(q.out().startsWith("note: the quantile head's distribution takes no temperature; only the "
+                + "intervals are calibrated"), q.out());
+        assertTrue(q.out().contains("conformal intervals on 60 rows of " + held), q.out());
+        assertFalse(RegressionModel.load(quantile).takesTemperature());
+        assertTrue(RegressionModel.load(model).takesTemperature());
     }
 
     @Test

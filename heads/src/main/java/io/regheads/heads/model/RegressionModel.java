@@ -536,6 +536,18 @@ public final class RegressionModel {
         return (a + b) / 2;
     }
 
+    /**
+     * Whether {@link #calibrateTemperature} applies: the head's distribution takes a temperature ({@link Temperable}:
+     * histogram, mixture, pointwise, xVal; not the decoders or the quantile head, whose intervals {@link
+     * #calibrateIntervals} calibrates). Asks the head for one distribution (of a row of zeros).
+     *
+     * @throws IllegalArgumentException if the model is not fitted
+     */
+    public boolean takesTemperature() {
+        requireFitted();
+        return rows.headUnits(head, fitted.xScaler(), new double[1][inputWidth]) instanceof Temperable;
+    }
+
     /** The temperature of the predictive distributions: 1 unless {@link #calibrateTemperature} set another. */
     public double temperature() {
         requireFitted();

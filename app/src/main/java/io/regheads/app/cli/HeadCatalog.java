@@ -27,8 +27,8 @@ import java.util.function.Supplier;
  * The heads the command line knows, by name, each with the preset the commands train.
  *
  * <p>{@link #standard()} holds {@code pointwise} (linear output, Gaussian with sigma = training RMSE for
- * densities), {@code histogram} (Riemann head, 256 equal bins on [0, 1] of the min-max scaled target with half-normal
- * tails, trained with gce:0.05) and {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit
+ * densities), {@code histogram} (Riemann head, 256 equal bins on [0, 1] of the min-max scaled target, trained with
+ * gce:0.05; without its own tails, which are one bin wide, so the model gives it its wide ones) and {@code mdn} (Gaussian mixture, 10 components), {@code decoder} (normalized digit
  * decoder, trained with gce:0.5) and
  * {@code unnormalized-decoder} (sign/exponent/mantissa decoder on raw y, its exponent range fitted to the training
  * targets, point prediction = the certified mean, else the median) and {@code xval} (the
@@ -92,7 +92,7 @@ public final class HeadCatalog {
     private final Map<String, List<Variant>> grids = new LinkedHashMap<>();
 
     /**
-     * The heads that exist now: pointwise, histogram (256 bins, tails; loss gce:0.05), mdn (10 components), decoder
+     * The heads that exist now: pointwise, histogram (256 bins without its own tails; loss gce:0.05), mdn (10 components), decoder
      * (normalized, base 10, 3 digits, 1 block of 32 units, the paper's small decoder; loss gce:0.5),
      * unnormalized-decoder (raw y as base 10, 1 exponent digit, 3 mantissa digits, the exponents and signs fitted to
      * the training targets; same block; the certified mean, else the median, as point prediction), xval (hidden
@@ -105,8 +105,8 @@ public final class HeadCatalog {
         HeadCatalog c = new HeadCatalog();
         c.register(new Preset("pointwise", "MLP -> one value; Gaussian with sigma = train RMSE", null,
                 () -> new PointwiseSpec(false)));
-        c.register(new Preset("histogram", "Riemann histogram, 256 equal bins on [0,1], half-normal tails; loss "
-                + "gce:0.05", "Riemann", () -> new HistogramSpec(256, true)));
+        c.register(new Preset("histogram", "Riemann histogram, 256 equal bins on [0,1] (the model's tails beyond); "
+                + "loss gce:0.05", "Riemann", () -> new HistogramSpec(256, false)));
         c.register(new Preset("mdn", "Gaussian mixture density, 10 components", "MDN",
                 () -> new MixtureSpec(10)));
         c.register(new Preset("decoder", "normalized digit decoder, base 10, 3 digits, 1 block (d 32, 1 head); loss "

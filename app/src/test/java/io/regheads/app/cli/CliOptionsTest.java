@@ -141,7 +141,7 @@ class CliOptionsTest {
         CliTestSupport.Run s = CliTestSupport.run("settings", "--model", a.toString());
         assertEquals(0, s.exit(), s.err());
         assertTrue(s.out().startsWith("encoder.layers=2\nencoder.width=16\nhead=histogram\nhead.version=1\n"
-                + "head.bins=16\nhead.tails=true\nloss=ce+0.3*ntl-was\n"), s.out());
+                + "head.bins=16\nhead.tails=false\nloss=ce+0.3*ntl-was\n"), s.out());
         Path file = tmp.resolve("a.properties");
         Files.writeString(file, s.out());
         Path b = tmp.resolve("b.rgh");
@@ -188,7 +188,7 @@ class CliOptionsTest {
         assertOneLineError(train("--config", f.toString(), "--save", save), "did you mean 'histogram'?");
         Files.writeString(f, "head=histogram\nhead.bins=0\n");
         assertOneLineError(train("--config", f.toString(), "--save", save),
-                "--config " + f + ": head.bins must be >= 2, got 0");
+                "--config " + f + ": head.bins must be >= 1, got 0");
     }
 
     /** With several heads an unqualified key goes to the heads that have it; HEAD.KEY to one head. */

@@ -73,8 +73,8 @@ class SmallPartsTest {
                 + "histogram, mdn, decoder, unnormalized-decoder, xval, quantile, repeat-decoder, hamming-decoder",
                 assertThrows(IllegalArgumentException.class, () -> c.select("histgram")).getMessage());
         // a variant label of changed settings reads back over the preset, and a preset's own spec is its preset label
-        assertEquals("bins=32", c.label("histogram", new io.regheads.heads.histogram.HistogramSpec(32, true)));
-        assertEquals("bins=32,tails=false", c.label("histogram", new io.regheads.heads.histogram.HistogramSpec(32, false)));
+        assertEquals("bins=32,tails=true", c.label("histogram", new io.regheads.heads.histogram.HistogramSpec(32, true)));
+        assertEquals("bins=32", c.label("histogram", new io.regheads.heads.histogram.HistogramSpec(32, false)));
         assertEquals(new io.regheads.heads.histogram.HistogramSpec(32, true),
                 c.variant("histogram", "bins=32,tails=true").spec().get());
         assertEquals(HeadCatalog.PRESET, c.label("mdn", new MixtureSpec(10)));

@@ -220,12 +220,12 @@ class UciCommandTest {
         List<String> lines = Files.readAllLines(tmp.resolve("r.jsonl"));
         assertEquals(1, lines.size());
         UciResult res = UciResult.fromMap(Json.readFlat(lines.get(0)));
-        assertEquals("bins=8", res.variant());
+        assertEquals("bins=8,tails=true", res.variant());
         assertEquals("3x16", res.encoder());
         assertTrue(res.key().endsWith("|encoder=3x16"), res.key());
         assertTrue(res.trainer().contains("batchSize=16"), res.trainer());
         String md = Files.readString(tmp.resolve("r.md"));
-        assertTrue(md.contains("Heads and variants: histogram (bins=8)."), md);
+        assertTrue(md.contains("Heads and variants: histogram (bins=8,tails=true)."), md);
         assertTrue(md.contains("model: MLP 3x16 ReLU; AdamW lr 0.0001, batch 16"), md);
         CliTestSupport.Run paper = uci(dir, "--folds", "0", "--heads", "histogram", "-H", "bins=8", "--protocol",
                 "paper", "--quiet");

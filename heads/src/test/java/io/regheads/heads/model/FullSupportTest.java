@@ -16,6 +16,7 @@ import io.regheads.heads.histogram.HistogramDistribution;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import io.regheads.heads.xval.XValSpec;
 import java.util.Arrays;
 import java.util.Random;
@@ -34,7 +35,7 @@ class FullSupportTest {
         return Stream.of(new PointwiseSpec(false), new HistogramSpec(16, false), new HistogramSpec(16, true),
                 new MixtureSpec(3), new XValSpec(16, false), new DecoderSpec(10, 2, 8, 1, 16, 1),
                 new UnnormalizedDecoderSpec(10, 1, 3, false, TargetScaling.RAW, null, 8, 1, 16, 1),
-                UnnormalizedDecoderSpec.scaled(10, 1, 3, 8, 1, 16, 1, false));
+                UnnormalizedDecoderSpec.scaled(10, 1, 3, 8, 1, 16, 1, false), new QuantileSpec());
     }
 
     /** y = 2 + 3 x0 + noise on [2, 5]-ish. */

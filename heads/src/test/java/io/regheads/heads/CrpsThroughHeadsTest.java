@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
-import io.regheads.core.nn.Param;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.histogram.HistogramHead;
@@ -23,7 +21,6 @@ import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.losses.Losses;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -65,24 +62,8 @@ class CrpsThroughHeadsTest {
         }
     }
 
-    private static <C> void check(RegressionHead<C> head, Loss loss, double[] y) {
-        INDArray phi = GradientCheck.random(11, 1.0, B, D);
-        Targets t = head.targets(y);
-        INDArray[] dPhi = new INDArray[1];
-        Runnable backward = () -> {
-            head.params().forEach(Param::zeroGrad);
-            RegressionHead.Forward<C> f = head.forward(phi, t, Arena.none());
-            HeadOutput g = f.output().zerosLike();
-            loss.accumulate(f.output(), t, 1.0, g, new double[B]);
-            dPhi[0] = head.backward(f, g, Arena.none());
-        };
-        List<GradientCheck.Variable> vars = new ArrayList<>();
-        vars.add(new GradientCheck.Variable("phi", phi, () -> dPhi[0]));
-        for (Param p : head.params()) {
-            vars.add(new GradientCheck.Variable(p.name(), p.value(), p::grad));
-        }
-        GradientCheck.check(() -> loss.evaluate(head.forward(phi, t, Arena.none()).output(), t).value(), backward,
-                vars, GradientCheck.Tolerance.noiseFloored());
+    private static void check(RegressionHead<?> head, Loss loss, double[] y) {
+        GradientCheck.checkHead(head, loss, y, GradientCheck.random(11, 1.0, B, D), GradientCheck.Tolerance.noiseFloored());
     }
 
     @ParameterizedTest(name = "{0}")

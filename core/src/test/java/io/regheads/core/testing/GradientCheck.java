@@ -1,6 +1,10 @@
 package io.regheads.core.testing;
 
+import io.regheads.core.head.HeadOutput;
+import io.regheads.core.head.RegressionHead;
+import io.regheads.core.head.Targets;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.loss.Loss;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Layer;
 import io.regheads.core.nn.Param;
@@ -115,6 +119,31 @@ public final class GradientCheck {
             vars.add(new Variable(p.name(), p.value(), p::grad));
         }
         return check(objective, backward, vars, tol);
+    }
+
+    /**
+     * Checks a head's and a loss's gradients together: the objective is the loss's mean value on the head's output
+     * for features {@code phi} and labels {@code y}; the variables are {@code phi} (the gradient the head hands back
+     * to an encoder) and every parameter of the head. Parameters and phi must be double.
+     *
+     * @return the largest relative error seen
+     */
+    public static <C> double checkHead(RegressionHead<C> head, Loss loss, double[] y, INDArray phi, Tolerance tol) {
+        Targets t = head.targets(y);
+        INDArray[] dPhi = new INDArray[1];
+        Runnable backward = () -> {
+            head.params().forEach(Param::zeroGrad);
+            RegressionHead.Forward<C> f = head.forward(phi, t, Arena.none());
+            HeadOutput g = f.output().zerosLike();
+            loss.accumulate(f.output(), t, 1.0, g, new double[y.length]);
+            dPhi[0] = head.backward(f, g, Arena.none());
+        };
+        List<Variable> vars = new ArrayList<>();
+        vars.add(new Variable("phi", phi, () -> dPhi[0]));
+        for (Param p : head.params()) {
+            vars.add(new Variable(p.name(), p.value(), p::grad));
+        }
+        return check(() -> loss.evaluate(head.forward(phi, t, Arena.none()).output(), t).value(), backward, vars, tol);
     }
 
     /** A double array of N(0, 1) values shaped like {@code like}, from a seeded {@link Random}. */

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
-import io.regheads.core.nn.Param;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.token.NumberTokenizer;
@@ -18,8 +16,6 @@ import io.regheads.losses.Losses;
 import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.UnnormalizedConfig;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
@@ -50,24 +46,8 @@ class DecoderHeadTest {
             case "ce+ntl-was" -> Losses.ce().plus(0.3, Losses.ntlWas());
             default -> Losses.gce(0.7);
         };
-        int b = 3;
-        INDArray phi = GradientCheck.random(11, 1.0, b, D);
-        Targets t = head.targets(new double[] {0.05, 0.51, 0.93});
-        INDArray[] dPhi = new INDArray[1];
-        Runnable backward = () -> {
-            head.params().forEach(Param::zeroGrad);
-            var f = head.forward(phi, t, Arena.none());
-            HeadOutput g = f.output().zerosLike();
-            loss.accumulate(f.output(), t, 1.0, g, new double[b]);
-            dPhi[0] = head.backward(f, g, Arena.none());
-        };
-        List<GradientCheck.Variable> vars = new ArrayList<>();
-        vars.add(new GradientCheck.Variable("phi", phi, () -> dPhi[0]));
-        for (Param p : head.params()) {
-            vars.add(new GradientCheck.Variable(p.name(), p.value(), p::grad));
-        }
-        double worst = GradientCheck.check(() -> loss.evaluate(head.forward(phi, t, Arena.none()).output(), t).value(),
-                backward, vars, TOLERANCE);
+        double worst = GradientCheck.checkHead(head, loss, new double[] {0.05, 0.51, 0.93},
+                GradientCheck.random(11, 1.0, 3, D), TOLERANCE);
         assertTrue(worst < 1e-5, lossName + ": worst relative error " + worst);
     }
 

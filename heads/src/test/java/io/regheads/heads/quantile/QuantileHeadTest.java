@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.QuantileKnots;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.loss.Loss;
-import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
-import io.regheads.core.nn.Param;
 import io.regheads.core.testing.DistributionContract;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.train.TrainerConfig;
@@ -24,7 +21,6 @@ import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.model.RegressionModelTest;
 import io.regheads.losses.Losses;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -100,26 +96,10 @@ class QuantileHeadTest {
         }
     }
 
-    private static <C> void check(RegressionHead<C> head, Loss loss, double[] y) {
-        int b = y.length;
-        INDArray phi = GradientCheck.random(11, 1.0, b, D);
-        Targets t = head.targets(y);
-        INDArray[] dPhi = new INDArray[1];
-        Runnable backward = () -> {
-            head.params().forEach(Param::zeroGrad);
-            RegressionHead.Forward<C> f = head.forward(phi, t, Arena.none());
-            HeadOutput g = f.output().zerosLike();
-            loss.accumulate(f.output(), t, 1.0, g, new double[b]);
-            dPhi[0] = head.backward(f, g, Arena.none());
-        };
-        List<GradientCheck.Variable> vars = new ArrayList<>();
-        vars.add(new GradientCheck.Variable("phi", phi, () -> dPhi[0]));
-        for (Param p : head.params()) {
-            vars.add(new GradientCheck.Variable(p.name(), p.value(), p::grad));
-        }
+    private static void check(RegressionHead<?> head, Loss loss, double[] y) {
         // noise floored: the pinball gradient of the first knot's raw output, sum_l (1{y < q_l} - t_l) / L over a
         // batch, can be exactly 0 while the central difference shows its rounding (~3e-11)
-        GradientCheck.check(() -> loss.evaluate(head.forward(phi, t, Arena.none()).output(), t).value(), backward, vars,
+        GradientCheck.checkHead(head, loss, y, GradientCheck.random(11, 1.0, y.length, D),
                 GradientCheck.Tolerance.noiseFloored());
     }
 

@@ -1,6 +1,5 @@
 package io.regheads.app.cli;
 
-import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.metrics.Calibration;
@@ -10,12 +9,12 @@ import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.model.ScoringRule;
 import io.regheads.heads.model.TemperatureCalibration;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,21 +39,12 @@ final class CalibrateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--model", required = true, paramLabel = "FILE", description = "Model file (regheads train "
-            + "--save).")
-    Path model;
+    @Mixin
+    ScoredRows rows;
 
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "CSV file of held-out rows with "
-            + "observed targets: the model's feature columns by name and the target column.")
-    Path data;
 
-    @Option(names = "--target", paramLabel = "NAME", description = "Target column of --data (default: the model's "
-            + "target name if the file has it, else the last column).")
-    String target;
 
-    @Option(names = "--delimiter", paramLabel = "CHAR", description = "Cell delimiter of --data: one character, or "
-            + "'tab' (default: detected).")
-    String delimiter;
+
 
     @Option(names = "--levels", paramLabel = "LIST", defaultValue = "0.5,0.8,0.9,0.95",
             description = "Interval levels in (0, 1), increasing (default: ${DEFAULT-VALUE}).")
@@ -74,11 +64,8 @@ final class CalibrateCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         double[] lv = PredictCommand.parseLevels(levels);
         Checks.require(lv.length > 0, "--levels must list at least one level, got '%s'", levels);
-        Checks.require(Files.isRegularFile(model), "--model: file not found: %s", model);
-        Checks.require(Files.isRegularFile(data), "--data: file not found: %s", data);
-        RegressionModel m = RegressionModel.load(model);
-        Dataset d = CsvLoader.load(data, EvaluateCommand.targetColumn(m, data, target, delimiter),
-                InputData.parseDelimiter(delimiter));
+        RegressionModel m = rows.loadModel();
+        Dataset d = rows.loadData(m);
         Dataset forIntervals = d;
         String rule = temperature.toUpperCase(Locale.ROOT);
         Checks.require(rule.equals("NLL") || rule.equals("CRPS") || rule.equals("NONE"), "--temperature must be NLL, "
@@ -97,7 +84,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         ConformalIntervals c = m.calibrateIntervals(forIntervals, lv);
         m.save(save);
-        o.printf(Locale.ROOT, "conformal intervals on %d rows of %s (target '%s'); saved %s%n", c.rows(), data,
+        o.printf(Locale.ROOT, "conformal intervals on %d rows of %s (target '%s'); saved %s%n", c.rows(), rows.data,
                 d.targetName(), save);
         double[] levelsFitted = c.levels();
         double[] offsets = c.offsets();

@@ -232,20 +232,20 @@ class HostTest {
     void everyAccessSynchronisesWithTheDeviceFirstAndEveryWriteTagsTheHostCopy() {
         Recording sync = new Recording();
         INDArray a = ramp(DataType.FLOAT, 6);
-        Host.read(sync, a, new float[6]);
-        Host.read(sync, a, 2, new double[3], 0, 3);
+        HostCopy.read(sync, a, new float[6]);
+        HostCopy.read(sync, a, 2, new double[3], 0, 3);
         assertEquals(List.of("ensureHost:6", "ensureHost:6"), sync.calls, "reads: ensure only");
         sync.calls.clear();
-        Host.write(sync, new double[6], 0, 6, a, 0, true);
-        Host.write(sync, new float[2], 0, 2, a, 4, false);
-        Host.fillRows(sync, new float[] {1, 2, 3}, a.reshape(2, 3));
-        Host.zero(sync, a);
-        Host.relu(sync, a);
+        HostCopy.write(sync, new double[6], 0, 6, a, 0, true);
+        HostCopy.write(sync, new float[2], 0, 2, a, 4, false);
+        HostCopy.fillRows(sync, new float[] {1, 2, 3}, a.reshape(2, 3));
+        HostCopy.zero(sync, a);
+        HostCopy.relu(sync, a);
         assertEquals(List.of("ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6",
                 "ensureHost:6", "tagHost:6", "ensureHost:6", "tagHost:6"), sync.calls,
                 "writes: ensure before (partial writes keep the rest), tag after");
         sync.calls.clear();
-        Host.read(sync, a, 0, new float[0], 0, 0);
+        HostCopy.read(sync, a, 0, new float[0], 0, 0);
         assertEquals(List.of(), sync.calls, "empty ranges touch nothing");
     }
 
@@ -256,14 +256,14 @@ class HostTest {
         for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
             INDArray a = ramp(type, 3, 5);
             double[] d = new double[15];
-            Host.read(sync, a, 0, d, 0, 15);
+            HostCopy.read(sync, a, 0, d, 0, 15);
             assertArrayEquals(a.dup('c').reshape(15).toDoubleVector(), d, 0.0);
             for (int i = 0; i < d.length; i++) {
                 d[i] = 2 * d[i] + 1;
             }
-            Host.write(sync, d, 0, 15, a, 0, true);
+            HostCopy.write(sync, d, 0, 15, a, 0, true);
             assertEquals(type == DataType.FLOAT ? (float) d[7] : d[7], a.getDouble(1, 2), 0.0);
-            Host.zero(sync, a);
+            HostCopy.zero(sync, a);
             assertEquals(0.0, a.sumNumber().doubleValue(), 0.0, "an ND4J op after a host write sees it");
         }
         assertEquals(DeviceSync.NONE, DeviceSync.forBackend(), "the CPU backend synchronises nothing");

@@ -11,7 +11,8 @@ import java.util.Arrays;
 
 /**
  * The Number Token Loss family (Zausinger et al., "Regress, Don't Guess: A Regression-like Loss on Number Tokens
- * for Language Models", ICML 2025, arXiv:2411.02083): NTL-MSE, NTL-MAE, NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them with {@link Losses}.
+ * for Language Models", ICML 2025, arXiv:2411.02083): NTL-MSE, NTL-MAE, NTL-Huber, NTL-WAS and NTL-WAS-CDF. Build them
+ * with {@link Losses}; the per-position kernels are in {@code NtlKernel}.
  *
  * <p><b>On {@link TokenLogits}</b> ({@code [B, T, V]}). At one position, {@code q} is the softmax restricted to the
  * number tokens (tokens with a finite {@code tokenValues} entry) that the validity mask allows there, {@code v}
@@ -69,13 +70,6 @@ import java.util.Arrays;
  */
 public final class NumberTokenLoss implements Loss {
 
-    /** One number position: the loss and {@code dz = dl/dz} over the n valid number tokens. */
-    interface Kernel {
-        double apply(double[] v, double[] q, int n, double y, double[] dz, double[] work);
-
-        String label();
-    }
-
     /** Which positions count and how they are weighted (see the class comment). */
     public enum Positions {
         /** Number positions whose place is not NaN (mantissa digits of unnormalized tokens); the default. */
@@ -88,17 +82,17 @@ public final class NumberTokenLoss implements Loss {
         NUMBER
     }
 
-    private final Kernel kernel;
+    private final NtlKernel kernel;
     private final ContinuousForm continuous;
     private final double[] positionWeights;
     private final Positions positions;
     private final Penalty penalty; // the dot-product kernels' f, else null
 
-    private NumberTokenLoss(Kernel kernel, ContinuousForm continuous, double[] positionWeights) {
+    private NumberTokenLoss(NtlKernel kernel, ContinuousForm continuous, double[] positionWeights) {
         this(kernel, continuous, positionWeights, Positions.DIGITS, null);
     }
 
-    private NumberTokenLoss(Kernel kernel, ContinuousForm continuous, double[] positionWeights, Positions positions,
+    private NumberTokenLoss(NtlKernel kernel, ContinuousForm continuous, double[] positionWeights, Positions positions,
             Penalty penalty) {
         this.kernel = kernel;
         this.continuous = continuous;
@@ -135,129 +129,16 @@ public final class NumberTokenLoss implements Loss {
     }
 
     static NumberTokenLoss dotProduct(Penalty f) {
-        Checks.notNull("penalty", f);
-        Kernel k = new Kernel() {
-            @Override
-            public double apply(double[] v, double[] q, int n, double y, double[] dz, double[] work) {
-                double yHat = 0;
-                for (int j = 0; j < n; j++) {
-                    yHat += q[j] * v[j];
-                }
-                double slope = f.slope(yHat - y);
-                for (int j = 0; j < n; j++) {
-                    dz[j] = slope * q[j] * (v[j] - yHat);
-                }
-                return f.value(yHat - y);
-            }
-
-            @Override
-            public String label() {
-                return "ntl-" + f.label();
-            }
-        };
-        ContinuousForm c = new ContinuousForm() {
-            @Override
-            public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
-                double[] pi = new double[p.a().length];
-                Mixture.weights(p.a(), pi);
-                double mean = Mixture.mean(pi, p.mu());
-                Mixture.addMeanGradient(pi, p.mu(), mean, scale * f.slope(mean - y), g.da(), g.dMu());
-                return f.value(mean - y);
-            }
-
-            @Override
-            public double scalar(double yHat, double y, double[] slope) {
-                slope[0] = f.slope(yHat - y);
-                return f.value(yHat - y);
-            }
-        };
-        return new NumberTokenLoss(k, c, null, Positions.DIGITS, f);
+        return new NumberTokenLoss(NtlKernel.dotProduct(f), NtlKernel.dotProductForm(f), null, Positions.DIGITS, f);
     }
 
     static NumberTokenLoss wasserstein() {
-        Kernel k = new Kernel() {
-            @Override
-            public double apply(double[] v, double[] q, int n, double y, double[] dz, double[] work) {
-                double l = 0;
-                for (int j = 0; j < n; j++) {
-                    l += q[j] * Math.abs(y - v[j]);
-                }
-                for (int j = 0; j < n; j++) {
-                    dz[j] = q[j] * (Math.abs(y - v[j]) - l);
-                }
-                return l;
-            }
-
-            @Override
-            public String label() {
-                return "ntl-was";
-            }
-        };
-        return new NumberTokenLoss(k, ABSOLUTE_DEVIATION, null);
+        return new NumberTokenLoss(NtlKernel.wasserstein(), NtlKernel.ABSOLUTE_DEVIATION, null);
     }
 
     static NumberTokenLoss wassersteinCdf(TargetDistribution target) {
-        Checks.notNull("target", target);
-        Kernel k = new Kernel() {
-            @Override
-            public double apply(double[] v, double[] q, int n, double y, double[] dz, double[] work) {
-                // work: [0, n) target r, [n, 2n) g
-                double[] r = work;
-                target.fill(y, v, n, r);
-                double mass = 0;
-                for (int j = 0; j < n; j++) {
-                    Checks.require(r[j] >= 0, "target distribution %s must be >= 0, got %s at %d",
-                            target.label(), r[j], j);
-                    mass += r[j];
-                }
-                Checks.require(Math.abs(mass - 1) <= 1e-9,
-                        "target distribution %s must sum to 1, got %s", target.label(), mass);
-                double cq = 0;
-                double cr = 0;
-                double l = 0;
-                for (int i = 0; i < n - 1; i++) {
-                    cq += q[i];
-                    cr += r[i];
-                    double gap = v[i + 1] - v[i];
-                    l += Math.abs(cq - cr) * gap;
-                    work[n + i] = Math.signum(cq - cr) * gap;
-                }
-                // g_k = sum_{k <= i < n-1} s_i (suffix sums), then dz_j = q_j (g_j - sum_k q_k g_k)
-                double suffix = 0;
-                double mean = 0;
-                for (int j = n - 1; j >= 0; j--) {
-                    if (j < n - 1) {
-                        suffix += work[n + j];
-                    }
-                    dz[j] = suffix;
-                    mean += q[j] * suffix;
-                }
-                for (int j = 0; j < n; j++) {
-                    dz[j] = q[j] * (dz[j] - mean);
-                }
-                return l;
-            }
-
-            @Override
-            public String label() {
-                return "ntl-was-cdf(" + target.label() + ")";
-            }
-        };
-        return new NumberTokenLoss(k, ABSOLUTE_DEVIATION, null);
+        return new NumberTokenLoss(NtlKernel.wassersteinCdf(target), NtlKernel.ABSOLUTE_DEVIATION, null);
     }
-
-    private static final ContinuousForm ABSOLUTE_DEVIATION = new ContinuousForm() {
-        @Override
-        public double mixture(Mixture.Parameters p, double y, double scale, Mixture.Gradients g) {
-            return Mixture.absoluteDeviation(p, y, scale, g);
-        }
-
-        @Override
-        public double scalar(double yHat, double y, double[] slope) {
-            slope[0] = Math.signum(yHat - y);
-            return Math.abs(yHat - y);
-        }
-    };
 
     /**
      * The same loss with per-position weights: the batch value becomes {@code sum_i w_t(i) l_i / sum_i w_t(i)}

@@ -17,7 +17,7 @@ import io.regheads.heads.model.RegressionModel;
 import io.regheads.spark.internal.ColumnMoments;
 import io.regheads.spark.internal.ExecutorModels;
 import io.regheads.spark.internal.Failures;
-import io.regheads.spark.internal.FlatParams;
+import io.regheads.core.nn.FlatParams;
 import io.regheads.spark.internal.ModelPayload;
 import io.regheads.spark.internal.ScalerAnchor;
 import io.regheads.spark.internal.StepSums;

@@ -11,7 +11,7 @@ import io.regheads.core.train.TrainingFailedException;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;
-import io.regheads.spark.internal.FlatParams;
+import io.regheads.core.nn.FlatParams;
 import java.util.List;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;

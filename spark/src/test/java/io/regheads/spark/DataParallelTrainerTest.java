@@ -22,7 +22,7 @@ import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseSpec;
 import io.regheads.heads.xval.XValHead;
 import io.regheads.heads.xval.XValSpec;
-import io.regheads.spark.internal.FlatParams;
+import io.regheads.core.nn.FlatParams;
 import io.regheads.spark.internal.TrainingBlock;
 import java.util.ArrayList;
 import java.util.List;

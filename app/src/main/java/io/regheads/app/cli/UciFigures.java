@@ -3,7 +3,6 @@ package io.regheads.app.cli;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import io.regheads.core.head.Targets;
 import java.util.Arrays;
 
@@ -68,8 +67,8 @@ final class UciFigures {
         Checks.require(targets.batchSize() == b && targets.positions() == t,
                 "targets must have batch %d and %d positions, got batch %d and %d positions", b, t,
                 targets.batchSize(), targets.positions());
-        double[] logits = Host.doubles(out.logits()); // [B, T, V]
-        double[] mask = masked && out.validMask() != null ? Host.doubles(out.validMask()) : null; // [B, T, V]
+        double[] logits = out.logits().ravel().toDoubleVector(); // [B, T, V] in c order
+        double[] mask = masked && out.validMask() != null ? out.validMask().ravel().toDoubleVector() : null;
         int[] tokens = targets.tokens();
         double[] x = new double[b];
         for (int r = 0; r < b; r++) {

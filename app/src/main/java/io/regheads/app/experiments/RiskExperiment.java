@@ -4,7 +4,6 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Host;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
@@ -257,14 +256,8 @@ public final class RiskExperiment {
             HeadOutput g = fw.output().zerosLike(arena);
             ce.accumulate(fw.output(), t, 1.0, g, new double[u]);
             INDArray gl = ((TokenLogits) g).logits(); // [u, T, V]: one row per leaf
-            double[] gv = Host.doubles(gl);
-            int per = gv.length / u;
-            for (int i = 0; i < u; i++) {
-                for (int j = 0; j < per; j++) {
-                    gv[i * per + j] *= weight[i];
-                }
-            }
-            Host.write(gv, gl);
+            INDArray rows = gl.reshape(u, gl.length() / u).castTo(DataType.DOUBLE); // widened exactly
+            gl.assign(rows.muliColumnVector(Nd4j.createFromArray(weight).reshape(u, 1)).reshape(gl.shape()));
             head.backward(fw, g, arena);
             opt.step();
         }

@@ -4,8 +4,8 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Simd;
 import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.VectorKernels;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;
 import io.regheads.core.optim.Optimizer;
@@ -122,7 +122,7 @@ public final class PeerComparison {
         // after 100 more calls
         double[][] x = test.data().x();
         double predPerSecond = y01.length / medianPredictSeconds(m, x, 3);
-        Simd.awaitWarmUp(java.time.Duration.ofSeconds(30));
+        VectorKernels.awaitWarmUp(java.time.Duration.ofSeconds(30));
         double predPerSecondWarm = y01.length / medianPredictSeconds(m, x, 100);
         // timed on a fresh model: the fixed-batch steps would otherwise keep training the evaluated one
         double msPerStep = microStep(RegressionModel.create(config(head), train.data().features()), head, train.data());
@@ -172,11 +172,11 @@ public final class PeerComparison {
     /**
      * Median ms of one training step on a fixed batch of 128 rows, best of 3 rounds of 200 after 20 warm-up. It first
      * waits (at most 30 s) until the SIMD kernels have been compiled and switched on where the JVM has them ({@link
-     * Simd#awaitWarmUp}): the steady state, as the peer's precompiled kernels are from its first step; in a fresh JVM
-     * the three rounds alone (about 2 s) would otherwise time the scalar kernels.
+     * VectorKernels#awaitWarmUp}): the steady state, as the peer's precompiled kernels are from its first step; in a
+     * fresh JVM the three rounds alone (about 2 s) would otherwise time the scalar kernels.
      */
     public static double microStep(RegressionModel m, HeadSpec head, Dataset train) {
-        Simd.awaitWarmUp(java.time.Duration.ofSeconds(30));
+        VectorKernels.awaitWarmUp(java.time.Duration.ofSeconds(30));
         MinMaxScaler ys = MinMaxScaler.fit(train);
         double[] yHead = head.targetScaling().toHead(train.y(), ys.min(), ys.max());
         Dataset scaled = train.withY(yHead); // the peer feeds x raw

@@ -3,6 +3,7 @@ package io.regheads.spark.internal;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.nn.Arena;
+import io.regheads.core.nn.FlatParams;
 import io.regheads.core.nn.Param;
 import io.regheads.core.train.TrainableModel;
 import io.regheads.core.train.Trainer;

@@ -1,14 +1,14 @@
-package io.regheads.spark.internal;
+package io.regheads.core.nn;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
-import io.regheads.core.nn.Param;
 import java.util.List;
 
 /**
  * The parameters of a model as one flat {@code double[]}: parameter after parameter in list order, each in c order.
- * What travels between driver and executors (plain arrays serialise with any Spark serializer; ND4J arrays do not
- * survive Kryo). FLOAT values widen to double exactly and narrow back to the same float.
+ * For data-parallel training, where parameters and gradient sums travel between machines as plain arrays (they
+ * serialise with any serializer; ND4J arrays do not survive Kryo): the Spark trainer uses it. FLOAT values widen to
+ * double exactly and narrow back to the same float.
  *
  * <p>Stateless and thread-safe; the parameters themselves are not (one writer at a time).
  */

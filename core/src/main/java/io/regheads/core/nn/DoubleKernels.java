@@ -34,13 +34,23 @@ final class DoubleKernels {
     /** Layer norm over rows of width d; writes y, per-row mean and rstd. */
     static void layerNorm(double[] x, double[] gain, double[] bias, double[] y, double[] mean, double[] rstd, int d,
             double eps) {
-        int n = x.length / d;
-        for (int r = 0; r < n; r++) {
+        layerNorm(x, x.length / d, gain, bias, y, mean, rstd, d, eps);
+    }
+
+    /**
+     * Layer norm over the first {@code rows} rows of width d; writes y and, unless null, the per-row mean and rstd.
+     * The one layer-norm forward of this precision: training and the cached inference step use it.
+     */
+    static void layerNorm(double[] x, int rows, double[] gain, double[] bias, double[] y, double[] mean, double[] rstd, int d,
+            double eps) {
+        for (int r = 0; r < rows; r++) {
             int o = r * d;
             double m = sum(x, o, d) / d;
             double s = 1.0 / Math.sqrt(squaredDeviations(x, o, d, m) / d + eps);
-            mean[r] = m;
-            rstd[r] = s;
+            if (mean != null) {
+                mean[r] = m;
+                rstd[r] = s;
+            }
             double mf = m;
             double sf = s;
             for (int j = 0; j < d; j++) {

@@ -37,13 +37,23 @@ final class FloatKernels {
     /** Layer norm over rows of width d; writes y, per-row mean and rstd. */
     static void layerNorm(float[] x, float[] gain, float[] bias, float[] y, float[] mean, float[] rstd, int d,
             double eps) {
-        int n = x.length / d;
-        for (int r = 0; r < n; r++) {
+        layerNorm(x, x.length / d, gain, bias, y, mean, rstd, d, eps);
+    }
+
+    /**
+     * Layer norm over the first {@code rows} rows of width d; writes y and, unless null, the per-row mean and rstd.
+     * The one layer-norm forward of this precision: training and the cached inference step use it.
+     */
+    static void layerNorm(float[] x, int rows, float[] gain, float[] bias, float[] y, float[] mean, float[] rstd, int d,
+            double eps) {
+        for (int r = 0; r < rows; r++) {
             int o = r * d;
             double m = sum(x, o, d) / d;
             double s = 1.0 / Math.sqrt(squaredDeviations(x, o, d, m) / d + eps);
-            mean[r] = (float) m;
-            rstd[r] = (float) s;
+            if (mean != null) {
+                mean[r] = (float) m;
+                rstd[r] = (float) s;
+            }
             float mf = (float) m;
             float sf = (float) s;
             for (int j = 0; j < d; j++) {

@@ -158,11 +158,10 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
 
     /**
      * The layer norm of the key/value-cached inference step, over rows of a residual stream held in double (for FLOAT
-     * and DOUBLE models alike). Reference: {@link LayerNorm#forward}, the same formula and epsilon; the step sums each
-     * row in sequence in double from the double residual (mean, then the biased variance around it) and applies gain
-     * and bias in double, where the training kernels read the array type and sum in four partial sums, so the two
-     * agree to rounding, not bit for bit (the decoder tests compare the cached step with the full forward). The float
-     * form is the double result rounded once to float.
+     * and DOUBLE models alike): the double training kernel of {@link LayerNorm#forward} (the same sums, formula and
+     * epsilon) on the double residual, so a DOUBLE model's step and full forward normalise alike; the float form is
+     * the double result rounded once to float (a FLOAT model's full forward normalises the float-rounded residual in
+     * float, so the two agree to rounding, which the decoder tests check).
      *
      * <p>Shapes: {@code x [rows, d]} row-major, {@code y} the same. Immutable (private copies of gain and bias [d]);
      * thread-safe.
@@ -189,47 +188,17 @@ public final class LayerNorm implements Layer<LayerNorm.Cache> {
          * @param y    {@code [rows, d]} output (may not alias x)
          */
         public void apply(double[] x, int rows, double[] y) {
-            int d = gain.length;
-            for (int r = 0; r < rows; r++) {
-                int o = r * d;
-                double m = rowMean(x, o, d);
-                double rs = rowRstd(x, o, d, m);
-                for (int j = 0; j < d; j++) {
-                    y[o + j] = (x[o + j] - m) * rs * gain[j] + bias[j];
-                }
-            }
+            DoubleKernels.layerNorm(x, rows, gain, bias, y, null, null, gain.length, EPSILON);
         }
 
         /** As {@link #apply(double[], int, double[])}, each output rounded to float (the input of a float gemm). */
         public void apply(double[] x, int rows, float[] y) {
-            int d = gain.length;
-            for (int r = 0; r < rows; r++) {
-                int o = r * d;
-                double m = rowMean(x, o, d);
-                double rs = rowRstd(x, o, d, m);
-                for (int j = 0; j < d; j++) {
-                    y[o + j] = (float) ((x[o + j] - m) * rs * gain[j] + bias[j]);
-                }
+            int n = rows * gain.length;
+            double[] yd = new double[n];
+            apply(x, rows, yd);
+            for (int i = 0; i < n; i++) {
+                y[i] = (float) yd[i];
             }
-        }
-
-        /** Mean of {@code x[o .. o + d)}, summed in sequence. */
-        private static double rowMean(double[] x, int o, int d) {
-            double m = 0;
-            for (int j = 0; j < d; j++) {
-                m += x[o + j];
-            }
-            return m / d;
-        }
-
-        /** {@code 1 / sqrt(var + eps)} of {@code x[o .. o + d)} around its mean m (biased variance, as forward). */
-        private static double rowRstd(double[] x, int o, int d, double m) {
-            double s2 = 0;
-            for (int j = 0; j < d; j++) {
-                double c = x[o + j] - m;
-                s2 += c * c;
-            }
-            return 1.0 / Math.sqrt(s2 / d + EPSILON);
         }
     }
 }

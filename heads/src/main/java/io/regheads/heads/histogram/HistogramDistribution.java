@@ -71,7 +71,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
      * @throws IllegalArgumentException on any violation, naming the offending value
      */
     public HistogramDistribution(double[] borders, double[][] probs, boolean tails) {
-        this(Bins.of(borders, tails), normalised(probs, borders.length - 1), null, null);
+        this(Bins.of(borders, tails), BinProbabilities.normalised(probs, borders.length - 1), null, null);
     }
 
     /**
@@ -155,62 +155,9 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
                     throw new IllegalArgumentException("logits[" + b + "][" + i + "] must be finite, got " + z[i]);
                 }
             }
-            exactRow(z, 0, n, p, lp, b * n);
+            BinProbabilities.exactRow(z, 0, n, p, lp, b * n);
         }
         return new HistogramDistribution(bins, p, lp, null);
-    }
-
-    /**
-     * One row's softmax in double with {@link Math#exp} and its exact log probabilities: {@code z[from, from + n)}
-     * (finite) into {@code p} and {@code lp} at {@code o}; the same arithmetic as {@link #fromLogits}.
-     */
-    static void exactRow(double[] z, int from, int n, double[] p, double[] lp, int o) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < n; i++) {
-            max = Math.max(max, z[from + i]);
-        }
-        double s = 0;
-        for (int i = 0; i < n; i++) {
-            p[o + i] = Math.exp(z[from + i] - max);
-            s += p[o + i];
-        }
-        double logS = Math.log(s);
-        double t = 0;
-        for (int i = 0; i < n; i++) {
-            p[o + i] /= s;
-            t += p[o + i];
-        }
-        // renormalise once more (t ~ 1 up to rounding), which only shifts the exact logs by log t
-        double logT = Math.log(t);
-        for (int i = 0; i < n; i++) {
-            p[o + i] /= t;
-            lp[o + i] = z[from + i] - max - logS - logT;
-        }
-    }
-
-    private static double[] normalised(double[][] probs, int n) {
-        Checks.require(probs != null && probs.length > 0, "probs must have at least one row");
-        double[] flat = new double[probs.length * n];
-        for (int b = 0; b < probs.length; b++) {
-            if (probs[b].length != n) {
-                throw new IllegalArgumentException("probs row " + b + " must have n = " + n + " entries, got " + probs[b].length);
-            }
-            double s = 0;
-            for (int i = 0; i < n; i++) {
-                double p = probs[b][i];
-                if (!(p >= 0 && p <= 1)) { // explicit test: no varargs boxing per element
-                    throw new IllegalArgumentException("probs[" + b + "][" + i + "] must be in [0, 1], got " + p);
-                }
-                s += p;
-            }
-            if (!(Math.abs(s - 1) <= 1e-6)) {
-                throw new IllegalArgumentException("probs of row " + b + " must sum to 1, got " + s);
-            }
-            for (int i = 0; i < n; i++) {
-                flat[b * n + i] = probs[b][i] / s;
-            }
-        }
-        return flat;
     }
 
     /** {@code n} equal-width borders on {@code [lo, hi]}. */
@@ -267,18 +214,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     private double[] cum() {
         double[] c = cum;
         if (c == null) {
-            double[] p = probs();
-            int n = bins.n;
-            c = new double[p.length];
-            for (int b = 0; b < rows; b++) {
-                int o = b * n;
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += p[o + i];
-                    c[o + i] = s;
-                }
-                c[o + n - 1] = 1;
-            }
+            c = BinProbabilities.cumulative(probs(), rows, bins.n);
             cum = c;
         }
         return c;
@@ -309,7 +245,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
                 double lp = logProb(p, b, i);
                 z[i] = lp == Double.NEGATIVE_INFINITY ? -Double.MAX_VALUE : lp / t;
             }
-            exactRow(z, 0, n, outP, outLp, b * n);
+            BinProbabilities.exactRow(z, 0, n, outP, outLp, b * n);
         }
         return new HistogramDistribution(bins, outP, outLp, null);
     }

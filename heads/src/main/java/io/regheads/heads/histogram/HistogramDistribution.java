@@ -38,7 +38,8 @@ import org.apache.commons.rng.UniformRandomProvider;
  * <p><b>Where the arithmetic lives.</b> This class holds the columns and answers the queries; the arithmetic is in
  * package-private classes beside it, one concern each: {@code BinProbabilities} (the reference softmax, given
  * probabilities, cumulative sums), {@code BinDensity} and {@code BinCdf} (each with its row form beside its grid form),
- * {@code BinQuantile}, {@code LogProbs} (the kept exact logs) and {@code Bins} (the bins and the half-normal tails).
+ * {@code BinQuantile}, {@code BinMoments} (mean, variance, mode), {@code LogProbs} (the kept exact logs) and {@code
+ * Bins} (the bins and the half-normal tails).
  *
  * <p><b>Log densities.</b> Distributions built by {@link #fromLogits} keep the exact log probabilities {@code
  * logits_i - max - log sum exp(logits - max)}, so {@link #logDensity} stays finite inside the support even for bins
@@ -285,18 +286,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     public double[] mean() {
         double[] m = means;
         if (m == null) {
-            int n = bins.n;
-            double[] p = probs();
-            double[] c = bins.componentMean;
-            m = new double[rows];
-            for (int b = 0; b < rows; b++) {
-                int o = b * n;
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += p[o + i] * c[i];
-                }
-                m[b] = s;
-            }
+            m = BinMoments.means(bins, probs(), rows);
             means = m;
         }
         return m.clone();
@@ -305,50 +295,12 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     @Override
     public double[] variance() {
         double[] m = mean();
-        double[] p = probs();
-        int n = bins.n;
-        double[] cm = bins.componentMean;
-        double[] cv = bins.componentVariance;
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * n;
-            double s = 0;
-            for (int i = 0; i < n; i++) {
-                double d = cm[i] - m[b];
-                s += p[o + i] * (cv[i] + d * d);
-            }
-            out[b] = s;
-        }
-        return out;
+        return BinMoments.variances(bins, probs(), m, rows);
     }
 
     @Override
     public double[] mode() {
-        double[] p = probs();
-        int n = bins.n;
-        double[] borders = bins.borders;
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * n;
-            double best = Double.NEGATIVE_INFINITY;
-            double at = Double.NaN;
-            for (int i = 0; i < n; i++) {
-                double dens;
-                if (bins.tails && i == 0) {
-                    dens = p[o] * Bins.SQRT_2_OVER_PI / bins.sLeft;
-                } else if (bins.tails && i == n - 1) {
-                    dens = p[o + n - 1] * Bins.SQRT_2_OVER_PI / bins.sRight;
-                } else {
-                    dens = p[o + i] / (borders[i + 1] - borders[i]);
-                }
-                if (dens > best) {
-                    best = dens;
-                    at = bins.peakAt[i];
-                }
-            }
-            out[b] = at;
-        }
-        return out;
+        return BinMoments.modes(bins, probs(), rows);
     }
 
     @Override

@@ -175,57 +175,14 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     @Override
     public double[] inverseCumulativeProbability(double p) {
         Checks.inClosedRange("p", p, 0, 1);
-        double zp = p == 0 || p == 1 ? Double.NaN : StdNormal.quantile(p);
+        double zp = MixtureQuantile.normalQuantile(p);
         double[] lt = columns.logTerms();
         double[] terms = new double[k];
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = quantile(lt, b, p, zp, terms);
+            out[b] = MixtureQuantile.at(columns, lt, b, p, zp, terms);
         }
         return out;
-    }
-
-    /** The p-quantile of row b; {@code zp = Phi^-1(p)}. */
-    private double quantile(double[] lt, int b, double p, double zp, double[] terms) {
-        if (p == 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (p == 1) {
-            return Double.POSITIVE_INFINITY;
-        }
-        // each component's p-quantile brackets the mixture's: cdf(lo) <= p <= cdf(hi)
-        double[] means = columns.means;
-        double[] sigmas = columns.sigmas;
-        int o = b * k;
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = Double.NEGATIVE_INFINITY;
-        for (int j = o; j < o + k; j++) {
-            double q = means[j] + sigmas[j] * zp;
-            lo = Math.min(lo, q);
-            hi = Math.max(hi, q);
-        }
-        if (hi - lo <= 0) {
-            return lo;
-        }
-        double x = 0.5 * (lo + hi);
-        for (int it = 0; it < 200; it++) {
-            double f = columns.cdf(b, x) - p;
-            if (f > 0) {
-                hi = x;
-            } else {
-                lo = x;
-            }
-            double dens = Math.exp(columns.logDensity(lt, b, x, terms));
-            double next = x - f / dens;
-            if (!(next > lo && next < hi) || dens == 0) {
-                next = 0.5 * (lo + hi); // Newton left the bracket: bisect
-            }
-            if (Math.abs(next - x) <= 1e-13 * Math.max(1, Math.abs(x)) || hi - lo <= 1e-13 * Math.max(1, Math.abs(x))) {
-                return next;
-            }
-            x = next;
-        }
-        return x;
     }
 
     @Override
@@ -464,14 +421,14 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
         Checks.allInClosedRange("levels", levels, 0, 1);
         double[] zp = new double[levels.length];
         for (int l = 0; l < levels.length; l++) {
-            zp[l] = levels[l] == 0 || levels[l] == 1 ? Double.NaN : StdNormal.quantile(levels[l]);
+            zp[l] = MixtureQuantile.normalQuantile(levels[l]);
         }
         double[] lt = columns.logTerms();
         double[] terms = new double[k];
         double[][] out = new double[levels.length][rows];
         for (int b = 0; b < rows; b++) {
             for (int l = 0; l < levels.length; l++) {
-                out[l][b] = quantile(lt, b, levels[l], zp[l], terms);
+                out[l][b] = MixtureQuantile.at(columns, lt, b, levels[l], zp[l], terms);
             }
         }
         return out;

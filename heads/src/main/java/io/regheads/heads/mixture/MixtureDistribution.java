@@ -3,7 +3,6 @@ package io.regheads.heads.mixture;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -300,32 +299,7 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     public double[] crps(double[] y) {
         Checks.rowValues("y", y, rows);
         Checks.allFinite("y", y);
-        double[] weights = columns.weights;
-        double[] means = columns.means;
-        double[] sigmas = columns.sigmas;
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * k;
-            double first = 0;
-            double second = 0;
-            for (int i = 0; i < k; i++) {
-                double wi = weights[o + i];
-                first += wi * absMean(y[b] - means[o + i], sigmas[o + i] * sigmas[o + i]);
-                for (int j = 0; j < k; j++) {
-                    second += wi * weights[o + j] * absMean(means[o + i] - means[o + j],
-                            sigmas[o + i] * sigmas[o + i] + sigmas[o + j] * sigmas[o + j]);
-                }
-            }
-            out[b] = first - 0.5 * second;
-        }
-        return out;
-    }
-
-    /** {@code E|N(m, v)| = 2 s phi(m / s) + m (2 Phi(m / s) - 1)}, s = sqrt(v). */
-    private static double absMean(double m, double v) {
-        double s = Math.sqrt(v);
-        double z = m / s;
-        return 2 * s * StdNormal.pdf(z) + m * (2 * StdNormal.cdf(z) - 1);
+        return MixtureCrps.crps(columns, y);
     }
 
     @Override

@@ -31,6 +31,10 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * sigma_k - log sqrt(2 pi)}; no per-row objects or per-row allocations in any query. {@link #quantiles} computes
  * every level's normal quantile once for all rows and returns the single-level method's numbers bit for bit.
  *
+ * <p><b>Where the arithmetic lives.</b> This class answers the queries; package-private classes beside it hold one
+ * concern each: {@code MixtureColumns} (the columns, their checks, the log-density and cdf kernels), {@code
+ * MixtureQuantile}, {@code MixtureMode} and {@code MixtureCrps}.
+ *
  * <p>Immutable (inputs are copied) and thread-safe (the lazily built constants are identical whichever thread
  * builds them, published through a volatile field).
  */

@@ -6,8 +6,9 @@ import java.util.Arrays;
 
 /**
  * The bins of a histogram distribution, checked once and shared by every distribution a head builds: borders
- * {@code b_0 < ... < b_n}, optional half-normal tails, and per-bin constants (width, the mean and variance of the
- * bin's component, where and how high its density peaks). Immutable; package-private.
+ * {@code b_0 < ... < b_n}, optional half-normal tails, per-bin constants (width, the mean and variance of the bin's
+ * component, where and how high its density peaks), and the tails' log density, cdf and quantile, which every query
+ * of the distribution, row by row or on a grid, goes through. Immutable; package-private.
  */
 final class Bins {
     /** {@code Phi^-1(0.75)}: the median of a standard half-normal. */
@@ -90,7 +91,49 @@ final class Bins {
         return i >= 0 ? i : -i - 2;
     }
 
+    /** {@code log HN_s(d)}, the log density of a half-normal of scale s at distance {@code d >= 0} from its peak. */
     static double halfNormalLogPdf(double d, double s) {
         return Math.log(SQRT_2_OVER_PI / s) - 0.5 * (d / s) * (d / s);
+    }
+
+    // ------------------------------------------------------------------ the half-normal tails (when tails is set)
+
+    /** The log density of the left tail's component (mass 1) at {@code y <= b_1}: {@code log HN_{s_0}(b_1 - y)}. */
+    double leftTailLogPdf(double y) {
+        return halfNormalLogPdf(borders[1] - y, sLeft);
+    }
+
+    /** The log density of the right tail's component at {@code y >= b_{n-1}}: {@code log HN_{s_1}(y - b_{n-1})}. */
+    double rightTailLogPdf(double y) {
+        return halfNormalLogPdf(y - borders[n - 1], sRight);
+    }
+
+    /**
+     * The share of the left tail's mass at or below {@code y <= b_1}: {@code P(HN_{s_0} >= b_1 - y) = 2 Phi(-(b_1 -
+     * y) / s_0)}.
+     */
+    double leftTailCdf(double y) {
+        return 2 * StdNormal.cdf(-(borders[1] - y) / sLeft);
+    }
+
+    /**
+     * The share of the right tail's mass at or below {@code y >= b_{n-1}}: {@code P(HN_{s_1} <= y - b_{n-1}) = 1 - 2
+     * Phi(-(y - b_{n-1}) / s_1)}.
+     */
+    double rightTailCdf(double y) {
+        return 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / sRight);
+    }
+
+    /** The point below which the share r in [0, 1] of the left tail's mass lies: {@code b_1 + s_0 Phi^-1(r / 2)}. */
+    double leftTailQuantile(double r) {
+        return borders[1] + sLeft * StdNormal.quantile(r / 2);
+    }
+
+    /**
+     * The point below which the share r in [0, 1] of the right tail's mass lies: {@code b_{n-1} + s_1 Phi^-1(1/2 + r /
+     * 2)}.
+     */
+    double rightTailQuantile(double r) {
+        return borders[n - 1] + sRight * StdNormal.quantile(0.5 + r / 2);
     }
 }

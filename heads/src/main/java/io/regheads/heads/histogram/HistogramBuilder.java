@@ -14,7 +14,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The fast path of the histogram head's prediction. Reference: {@link HistogramHead#distribution}, the exact softmax
- * in double row by row ({@link HistogramDistribution#exactRow}); {@code HeadDistributionTest} compares the two
+ * in double row by row ({@link BinProbabilities#exactRow}); {@code HeadDistributionTest} compares the two
  * within the bound {@link HistogramHead#distributionBuilder} states, and {@link BinSoftmax}'s kernels against a
  * plain-loop softmax ({@code BinSoftmaxTest}).
  *
@@ -137,7 +137,7 @@ final class HistogramBuilder implements RegressionHead.DistributionBuilder {
             exactProbs = Arrays.copyOf(exactProbs, capacity);
             exactLogs = Arrays.copyOf(exactLogs, capacity);
         }
-        HistogramDistribution.exactRow(l, 0, n, exactProbs, exactLogs, o);
+        BinProbabilities.exactRow(l, 0, n, exactProbs, exactLogs, o);
         double m = 0;
         for (int j = 0; j < n; j++) {
             m += exactProbs[o + j] * values[j];

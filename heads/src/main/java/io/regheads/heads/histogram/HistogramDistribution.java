@@ -3,7 +3,6 @@ package io.regheads.heads.histogram;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -36,6 +35,12 @@ import org.apache.commons.rng.UniformRandomProvider;
  * #quantiles}, {@link #cumulativeProbabilityGrid}, {@link #logDensityGrid}) return the same numbers as the
  * single-value methods, bit for bit; the grid forms locate each grid point's bin once for all rows.
  *
+ * <p><b>Where the arithmetic lives.</b> This class holds the columns and answers the queries; the arithmetic is in
+ * package-private classes beside it, one concern each: {@code BinProbabilities} (the reference softmax, given
+ * probabilities, cumulative sums), {@code BinDensity} and {@code BinCdf} (each with its row form beside its grid form),
+ * {@code BinQuantile}, {@code BinMoments} (mean, variance, mode), {@code LogProbs} (the kept exact logs) and {@code
+ * Bins} (the bins and the half-normal tails).
+ *
  * <p><b>Log densities.</b> Distributions built by {@link #fromLogits} keep the exact log probabilities {@code
  * logits_i - max - log sum exp(logits - max)}, so {@link #logDensity} stays finite inside the support even for bins
  * whose probability underflows to 0 in double (logits that differ by more than about 745), as for inputs far
@@ -55,12 +60,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     private final int rows;
     private volatile double[] probs; // [B * n], each row sums to 1; null until a deferred softmax has run
     private Supplier<double[]> deferred; // computes probs on first use, or null; guarded by this
-    /**
-     * Exact log-probabilities, n per kept row, or null: row b's are at {@code logSlot[b] * n} ({@code logSlot[b] < 0}:
-     * none, {@code log probs} is accurate), or at {@code b * n} when {@code logSlot} is null.
-     */
-    private final double[] logProbs;
-    private final int[] logSlot; // [B] or null (see logProbs)
+    private final LogProbs logProbs; // the exact log probabilities kept, if any
     private volatile double[] cum; // [B * n] cumulative sums, last of each row exactly 1; built on first use
     private volatile double[] means; // [B], built on first use or given
 
@@ -71,7 +71,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
      * @throws IllegalArgumentException on any violation, naming the offending value
      */
     public HistogramDistribution(double[] borders, double[][] probs, boolean tails) {
-        this(Bins.of(borders, tails), normalised(probs, borders.length - 1), null, null);
+        this(Bins.of(borders, tails), BinProbabilities.normalised(probs, borders.length - 1), null, null);
     }
 
     /**
@@ -83,8 +83,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         this.bins = bins;
         this.rows = probs.length / bins.n;
         this.probs = probs;
-        this.logProbs = logProbs;
-        this.logSlot = null;
+        this.logProbs = new LogProbs(bins.n, logProbs, null);
         this.means = means;
     }
 
@@ -103,8 +102,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         this.bins = bins;
         this.rows = rows;
         this.deferred = probs;
-        this.logSlot = logSlot;
-        this.logProbs = logProbs;
+        this.logProbs = new LogProbs(bins.n, logProbs, logSlot);
         this.means = means;
     }
 
@@ -155,62 +153,9 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
                     throw new IllegalArgumentException("logits[" + b + "][" + i + "] must be finite, got " + z[i]);
                 }
             }
-            exactRow(z, 0, n, p, lp, b * n);
+            BinProbabilities.exactRow(z, 0, n, p, lp, b * n);
         }
         return new HistogramDistribution(bins, p, lp, null);
-    }
-
-    /**
-     * One row's softmax in double with {@link Math#exp} and its exact log probabilities: {@code z[from, from + n)}
-     * (finite) into {@code p} and {@code lp} at {@code o}; the same arithmetic as {@link #fromLogits}.
-     */
-    static void exactRow(double[] z, int from, int n, double[] p, double[] lp, int o) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < n; i++) {
-            max = Math.max(max, z[from + i]);
-        }
-        double s = 0;
-        for (int i = 0; i < n; i++) {
-            p[o + i] = Math.exp(z[from + i] - max);
-            s += p[o + i];
-        }
-        double logS = Math.log(s);
-        double t = 0;
-        for (int i = 0; i < n; i++) {
-            p[o + i] /= s;
-            t += p[o + i];
-        }
-        // renormalise once more (t ~ 1 up to rounding), which only shifts the exact logs by log t
-        double logT = Math.log(t);
-        for (int i = 0; i < n; i++) {
-            p[o + i] /= t;
-            lp[o + i] = z[from + i] - max - logS - logT;
-        }
-    }
-
-    private static double[] normalised(double[][] probs, int n) {
-        Checks.require(probs != null && probs.length > 0, "probs must have at least one row");
-        double[] flat = new double[probs.length * n];
-        for (int b = 0; b < probs.length; b++) {
-            if (probs[b].length != n) {
-                throw new IllegalArgumentException("probs row " + b + " must have n = " + n + " entries, got " + probs[b].length);
-            }
-            double s = 0;
-            for (int i = 0; i < n; i++) {
-                double p = probs[b][i];
-                if (!(p >= 0 && p <= 1)) { // explicit test: no varargs boxing per element
-                    throw new IllegalArgumentException("probs[" + b + "][" + i + "] must be in [0, 1], got " + p);
-                }
-                s += p;
-            }
-            if (!(Math.abs(s - 1) <= 1e-6)) {
-                throw new IllegalArgumentException("probs of row " + b + " must sum to 1, got " + s);
-            }
-            for (int i = 0; i < n; i++) {
-                flat[b * n + i] = probs[b][i] / s;
-            }
-        }
-        return flat;
     }
 
     /** {@code n} equal-width borders on {@code [lo, hi]}. */
@@ -267,18 +212,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     private double[] cum() {
         double[] c = cum;
         if (c == null) {
-            double[] p = probs();
-            int n = bins.n;
-            c = new double[p.length];
-            for (int b = 0; b < rows; b++) {
-                int o = b * n;
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += p[o + i];
-                    c[o + i] = s;
-                }
-                c[o + n - 1] = 1;
-            }
+            c = BinProbabilities.cumulative(probs(), rows, bins.n);
             cum = c;
         }
         return c;
@@ -288,7 +222,6 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         Checks.rowValues("y", y, rows);
     }
 
-    /** {@code log p} of bin i of row b: exact when kept, else {@code log(probs)}. */
     /**
      * The histogram at temperature t ({@link Temperable}): each row's bin probabilities {@code softmax(log p / t)},
      * computed stably in double from the exact log probabilities; the bins, and the tails' shapes, unchanged.
@@ -306,115 +239,12 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         double[] outLp = new double[rows * n];
         for (int b = 0; b < rows; b++) {
             for (int i = 0; i < n; i++) {
-                double lp = logProb(p, b, i);
+                double lp = logProbs.of(p, b, i);
                 z[i] = lp == Double.NEGATIVE_INFINITY ? -Double.MAX_VALUE : lp / t;
             }
-            exactRow(z, 0, n, outP, outLp, b * n);
+            BinProbabilities.exactRow(z, 0, n, outP, outLp, b * n);
         }
         return new HistogramDistribution(bins, outP, outLp, null);
-    }
-
-    private double logProb(double[] p, int b, int i) {
-        int n = bins.n;
-        if (logProbs != null) {
-            int slot = logSlot == null ? b : logSlot[b];
-            if (slot >= 0) {
-                return logProbs[slot * n + i];
-            }
-        }
-        return Math.log(p[b * n + i]);
-    }
-
-    private double logDensity(double[] p, int b, double y) {
-        int n = bins.n;
-        double[] borders = bins.borders;
-        if (bins.tails) {
-            if (y <= borders[1]) {
-                return logProb(p, b, 0) + Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
-            }
-            if (y >= borders[n - 1]) {
-                return logProb(p, b, n - 1) + Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
-            }
-        }
-        int i = bins.binOf(y);
-        if (i < 0 || i >= n) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return logProb(p, b, i) - Math.log(borders[i + 1] - borders[i]);
-    }
-
-    private double cdf(double[] p, double[] cum, int b, double y) {
-        int n = bins.n;
-        double[] borders = bins.borders;
-        int o = b * n;
-        if (bins.tails) {
-            if (y <= borders[1]) {
-                // p0 * P(HN >= b1 - y) = p0 * 2 Phi(-(b1 - y)/s)
-                return p[o] * (2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft));
-            }
-            if (y >= borders[n - 1]) {
-                double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
-                return Math.min(1, cum[o + n - 2] + p[o + n - 1] * inTail);
-            }
-        }
-        int i = bins.binOf(y);
-        if (i < 0) {
-            return 0;
-        }
-        if (i >= n) {
-            return 1;
-        }
-        double below = i > 0 ? cum[o + i - 1] : 0;
-        double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
-        return Math.min(1, below + p[o + i] * frac);
-    }
-
-    private double quantile(double[] p, double[] cum, int b, double q) {
-        int n = bins.n;
-        double[] borders = bins.borders;
-        int o = b * n;
-        if (q == 0) {
-            return bins.tails ? Double.NEGATIVE_INFINITY : firstNonEmptyBorder(p, b);
-        }
-        if (q == 1 && bins.tails) {
-            return Double.POSITIVE_INFINITY;
-        }
-        // smallest i with cum_i >= q and p_i > 0 (or n - 1): binary search for the first cum_i >= q among the first
-        // n - 1 bins (both updates are selects, which the JIT compiles without branches: a search's branches are
-        // unpredictable), then past empty bins
-        int i = 0;
-        int len = n - 1;
-        while (len > 0) {
-            int half = len >>> 1;
-            boolean below = cum[o + i + half] < q;
-            i = below ? i + half + 1 : i;
-            len = below ? len - half - 1 : half;
-        }
-        while (i < n - 1 && p[o + i] == 0) {
-            i++;
-        }
-        while (p[o + i] == 0 && i > 0) {
-            i--; // rounding left q above every cumulative sum: the last non-empty bin
-        }
-        double below = i > 0 ? cum[o + i - 1] : 0;
-        double r = Math.min(1, Math.max(0, (q - below) / p[o + i])); // level inside bin i
-        if (bins.tails && i == 0) {
-            return borders[1] + bins.sLeft * StdNormal.quantile(r / 2);
-        }
-        if (bins.tails && i == n - 1) {
-            return borders[n - 1] + bins.sRight * StdNormal.quantile(0.5 + r / 2);
-        }
-        return borders[i] + (borders[i + 1] - borders[i]) * r;
-    }
-
-    private double firstNonEmptyBorder(double[] p, int b) {
-        int o = b * bins.n;
-        for (int i = 0; i < bins.n; i++) {
-            if (p[o + i] > 0) {
-                return bins.borders[i];
-            }
-        }
-        return bins.borders[0];
     }
 
     @Override
@@ -423,7 +253,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         double[] p = probs();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = logDensity(p, b, y[b]);
+            out[b] = BinDensity.at(bins, logProbs, p, b, y[b]);
         }
         return out;
     }
@@ -435,7 +265,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         double[] c = cum();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = cdf(p, c, b, y[b]);
+            out[b] = BinCdf.at(bins, p, c, b, y[b]);
         }
         return out;
     }
@@ -447,7 +277,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         double[] c = cum();
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = quantile(probs, c, b, p);
+            out[b] = BinQuantile.at(bins, probs, c, b, p);
         }
         return out;
     }
@@ -456,18 +286,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     public double[] mean() {
         double[] m = means;
         if (m == null) {
-            int n = bins.n;
-            double[] p = probs();
-            double[] c = bins.componentMean;
-            m = new double[rows];
-            for (int b = 0; b < rows; b++) {
-                int o = b * n;
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += p[o + i] * c[i];
-                }
-                m[b] = s;
-            }
+            m = BinMoments.means(bins, probs(), rows);
             means = m;
         }
         return m.clone();
@@ -476,50 +295,12 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     @Override
     public double[] variance() {
         double[] m = mean();
-        double[] p = probs();
-        int n = bins.n;
-        double[] cm = bins.componentMean;
-        double[] cv = bins.componentVariance;
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * n;
-            double s = 0;
-            for (int i = 0; i < n; i++) {
-                double d = cm[i] - m[b];
-                s += p[o + i] * (cv[i] + d * d);
-            }
-            out[b] = s;
-        }
-        return out;
+        return BinMoments.variances(bins, probs(), m, rows);
     }
 
     @Override
     public double[] mode() {
-        double[] p = probs();
-        int n = bins.n;
-        double[] borders = bins.borders;
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * n;
-            double best = Double.NEGATIVE_INFINITY;
-            double at = Double.NaN;
-            for (int i = 0; i < n; i++) {
-                double dens;
-                if (bins.tails && i == 0) {
-                    dens = p[o] * Bins.SQRT_2_OVER_PI / bins.sLeft;
-                } else if (bins.tails && i == n - 1) {
-                    dens = p[o + n - 1] * Bins.SQRT_2_OVER_PI / bins.sRight;
-                } else {
-                    dens = p[o + i] / (borders[i + 1] - borders[i]);
-                }
-                if (dens > best) {
-                    best = dens;
-                    at = bins.peakAt[i];
-                }
-            }
-            out[b] = at;
-        }
-        return out;
+        return BinMoments.modes(bins, probs(), rows);
     }
 
     @Override
@@ -532,7 +313,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         for (int s = 0; s < n; s++) {
             for (int b = 0; b < rows; b++) {
                 double u = ((rng.nextLong() >>> 11) + 0.5) * 0x1.0p-53; // in (0, 1)
-                out[s][b] = quantile(p, c, b, u);
+                out[s][b] = BinQuantile.at(bins, p, c, b, u);
             }
         }
         return out;
@@ -563,7 +344,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         double[][] out = new double[levels.length][rows];
         for (int b = 0; b < rows; b++) {
             for (int l = 0; l < levels.length; l++) {
-                out[l][b] = quantile(p, c, b, levels[l]);
+                out[l][b] = BinQuantile.at(bins, p, c, b, levels[l]);
             }
         }
         return out;
@@ -575,39 +356,7 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
         Checks.allFinite("grid", grid);
         double[] p = probs();
         double[] c = cum();
-        int n = bins.n;
-        double[] borders = bins.borders;
-        double[][] out = new double[grid.length][rows];
-        for (int g = 0; g < grid.length; g++) {
-            double y = grid[g];
-            double[] row = out[g];
-            if (bins.tails && y <= borders[1]) {
-                double t = 2 * StdNormal.cdf(-(borders[1] - y) / bins.sLeft);
-                for (int b = 0; b < rows; b++) {
-                    row[b] = p[b * n] * t;
-                }
-            } else if (bins.tails && y >= borders[n - 1]) {
-                double inTail = 1 - 2 * StdNormal.cdf(-(y - borders[n - 1]) / bins.sRight);
-                for (int b = 0; b < rows; b++) {
-                    row[b] = Math.min(1, c[b * n + n - 2] + p[b * n + n - 1] * inTail);
-                }
-            } else {
-                int i = bins.binOf(y);
-                if (i < 0) {
-                    continue; // zeros
-                }
-                if (i >= n) {
-                    Arrays.fill(row, 1);
-                    continue;
-                }
-                double frac = (y - borders[i]) / (borders[i + 1] - borders[i]);
-                for (int b = 0; b < rows; b++) {
-                    double below = i > 0 ? c[b * n + i - 1] : 0;
-                    row[b] = Math.min(1, below + p[b * n + i] * frac);
-                }
-            }
-        }
-        return out;
+        return BinCdf.grid(bins, p, c, rows, grid);
     }
 
     /** As the interface; the bin of each grid point (shared by all rows) is found once. */
@@ -615,34 +364,6 @@ public final class HistogramDistribution implements PredictiveDistribution, Temp
     public double[][] logDensityGrid(double[] grid) {
         Checks.allFinite("grid", grid);
         double[] p = probs();
-        int n = bins.n;
-        double[] borders = bins.borders;
-        double[][] out = new double[grid.length][rows];
-        for (int g = 0; g < grid.length; g++) {
-            double y = grid[g];
-            double[] row = out[g];
-            if (bins.tails && y <= borders[1]) {
-                double t = Bins.halfNormalLogPdf(borders[1] - y, bins.sLeft);
-                for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b, 0) + t;
-                }
-            } else if (bins.tails && y >= borders[n - 1]) {
-                double t = Bins.halfNormalLogPdf(y - borders[n - 1], bins.sRight);
-                for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b, n - 1) + t;
-                }
-            } else {
-                int i = bins.binOf(y);
-                if (i < 0 || i >= n) {
-                    Arrays.fill(row, Double.NEGATIVE_INFINITY);
-                    continue;
-                }
-                double logW = Math.log(borders[i + 1] - borders[i]);
-                for (int b = 0; b < rows; b++) {
-                    row[b] = logProb(p, b, i) - logW;
-                }
-            }
-        }
-        return out;
+        return BinDensity.grid(bins, logProbs, p, rows, grid);
     }
 }

@@ -137,7 +137,7 @@ public final class HistogramHead implements RegressionHead<Linear.Cache> {
         double[] p = new double[Math.multiplyExact(b, n)]; // [B * n]
         double[] lp = new double[p.length]; // [B * n]
         for (int i = 0; i < b; i++) {
-            HistogramDistribution.exactRow(v, i * n, n, p, lp, i * n);
+            BinProbabilities.exactRow(v, i * n, n, p, lp, i * n);
         }
         return new HistogramDistribution(bins, p, lp, null);
     }

@@ -3,7 +3,6 @@ package io.regheads.heads.mixture;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.StdNormal;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -32,16 +31,17 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * sigma_k - log sqrt(2 pi)}; no per-row objects or per-row allocations in any query. {@link #quantiles} computes
  * every level's normal quantile once for all rows and returns the single-level method's numbers bit for bit.
  *
+ * <p><b>Where the arithmetic lives.</b> This class answers the queries; package-private classes beside it hold one
+ * concern each: {@code MixtureColumns} (the columns, their checks, the log-density and cdf kernels), {@code
+ * MixtureQuantile}, {@code MixtureMode} and {@code MixtureCrps}.
+ *
  * <p>Immutable (inputs are copied) and thread-safe (the lazily built constants are identical whichever thread
  * builds them, published through a volatile field).
  */
 public final class MixtureDistribution implements PredictiveDistribution, Temperable {
-    private final int rows;
-    private final int k;
-    private final double[] weights; // [B * K], rows sum to 1
-    private final double[] means; // [B * K]
-    private final double[] sigmas; // [B * K]
-    private volatile double[] logTerms; // [B * K]: log w - log sigma - log sqrt(2 pi); built on first use
+    private final MixtureColumns columns; // weights, means, sigmas [B * K]
+    private final int rows; // B = columns.rows
+    private final int k; // K = columns.k
 
     /**
      * @param weights {@code [B][K]} non-negative, each row summing to 1 (within 1e-6; renormalised exactly)
@@ -50,8 +50,8 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
      * @throws IllegalArgumentException on empty input, ragged rows or values outside these domains
      */
     public MixtureDistribution(double[][] weights, double[][] means, double[][] sigmas) {
-        this(componentsOf(weights), flat(weights, means, sigmas, 0), flat(weights, means, sigmas, 1),
-                flat(weights, means, sigmas, 2));
+        this(MixtureColumns.componentsOf(weights), MixtureColumns.flat(weights, means, sigmas, 0),
+                MixtureColumns.flat(weights, means, sigmas, 1), MixtureColumns.flat(weights, means, sigmas, 2));
     }
 
     /**
@@ -74,68 +74,9 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     }
 
     private MixtureDistribution(int k, double[] weights, double[] means, double[] sigmas, boolean check) {
+        this.columns = new MixtureColumns(k, weights, means, sigmas, check);
+        this.rows = columns.rows;
         this.k = k;
-        this.rows = weights.length / k;
-        this.weights = weights;
-        this.means = means;
-        this.sigmas = sigmas;
-        for (int b = 0; check && b < rows; b++) {
-            double sum = 0;
-            for (int j = b * k; j < (b + 1) * k; j++) {
-                double w = weights[j];
-                // explicit tests (no varargs boxing per element on this path of every prediction)
-                if (!(w >= 0 && w <= 1)) {
-                    throw new IllegalArgumentException("weights[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
-                            + (j - b * k) + ") must be in [0, 1], got " + w);
-                }
-                if (!Double.isFinite(means[j])) {
-                    throw new IllegalArgumentException("means[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
-                            + (j - b * k) + ") must be finite, got " + means[j]);
-                }
-                if (!(sigmas[j] > 0 && Double.isFinite(sigmas[j]))) {
-                    throw new IllegalArgumentException("sigmas[" + b + "][" + (j - b * k) + "] (row " + b + ", component "
-                            + (j - b * k) + ") must be > 0 and finite, got " + sigmas[j]);
-                }
-                sum += w;
-            }
-            if (!(Math.abs(sum - 1) <= 1e-6)) {
-                throw new IllegalArgumentException("weights of row " + b + " must sum to 1, got " + sum);
-            }
-            if (sum != 1) {
-                for (int j = b * k; j < (b + 1) * k; j++) {
-                    weights[j] /= sum;
-                }
-            }
-        }
-    }
-
-    private static int componentsOf(double[][] weights) {
-        Checks.require(weights != null && weights.length > 0, "weights must have at least one row");
-        Checks.require(weights[0] != null, "weights row 0 must not be null");
-        return Checks.atLeast("components K", weights[0].length, 1);
-    }
-
-    /** Column {@code which} (0 weights, 1 means, 2 sigmas) flattened, after the shape checks. */
-    private static double[] flat(double[][] weights, double[][] means, double[][] sigmas, int which) {
-        int b = weights.length;
-        int k = weights[0].length;
-        Checks.require(means != null && means.length == b, "means must have %d rows", b);
-        Checks.require(sigmas != null && sigmas.length == b, "sigmas must have %d rows", b);
-        double[][] src = which == 0 ? weights : which == 1 ? means : sigmas;
-        double[] out = new double[b * k];
-        for (int i = 0; i < b; i++) {
-            if (weights[i] == null || means[i] == null || sigmas[i] == null || weights[i].length != k
-                    || means[i].length != k || sigmas[i].length != k) {
-                throw new IllegalArgumentException("row " + i + " must have K = " + k + " weights, means and sigmas, got "
-                        + len(weights[i]) + ", " + len(means[i]) + ", " + len(sigmas[i]));
-            }
-            System.arraycopy(src[i], 0, out, i * k, k);
-        }
-        return out;
-    }
-
-    private static String len(double[] a) {
-        return a == null ? "null" : String.valueOf(a.length);
     }
 
     /** Builds the mixture from unnormalised log-weights (softmax applied stably), as a head emits them. */
@@ -187,17 +128,17 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
 
     /** A copy of the normalised weights {@code [B][K]}. */
     public double[][] weights() {
-        return rowsOf(weights);
+        return rowsOf(columns.weights);
     }
 
     /** A copy of the means {@code [B][K]}. */
     public double[][] means() {
-        return rowsOf(means);
+        return rowsOf(columns.means);
     }
 
     /** A copy of the standard deviations {@code [B][K]}. */
     public double[][] sigmas() {
-        return rowsOf(sigmas);
+        return rowsOf(columns.sigmas);
     }
 
     private double[][] rowsOf(double[] a) {
@@ -208,58 +149,18 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
         return c;
     }
 
-    private double[] logTerms() {
-        double[] t = logTerms;
-        if (t == null) {
-            t = new double[weights.length];
-            for (int j = 0; j < t.length; j++) {
-                t[j] = Math.log(weights[j]) - Math.log(sigmas[j]) - StdNormal.LOG_SQRT_2PI;
-            }
-            logTerms = t;
-        }
-        return t;
-    }
-
     private void checkY(double[] y) {
         Checks.rowValues("y", y, rows);
-    }
-
-    /** log p_b(y) by log-sum-exp; {@code terms} is scratch of length K. */
-    private double logDensity(double[] lt, int b, double y, double[] terms) {
-        int o = b * k;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < k; j++) {
-            double z = (y - means[o + j]) / sigmas[o + j];
-            terms[j] = lt[o + j] - 0.5 * z * z;
-            max = Math.max(max, terms[j]);
-        }
-        if (max == Double.NEGATIVE_INFINITY) {
-            return max;
-        }
-        double s = 0;
-        for (int j = 0; j < k; j++) {
-            s += Math.exp(terms[j] - max);
-        }
-        return max + Math.log(s);
-    }
-
-    private double cdf(int b, double y) {
-        int o = b * k;
-        double s = 0;
-        for (int j = o; j < o + k; j++) {
-            s += weights[j] * StdNormal.cdf((y - means[j]) / sigmas[j]);
-        }
-        return Math.min(1, s);
     }
 
     @Override
     public double[] logDensity(double[] y) {
         checkY(y);
-        double[] lt = logTerms();
+        double[] lt = columns.logTerms();
         double[] terms = new double[k];
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = logDensity(lt, b, y[b], terms);
+            out[b] = columns.logDensity(lt, b, y[b], terms);
         }
         return out;
     }
@@ -269,7 +170,7 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
         checkY(y);
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = cdf(b, y[b]);
+            out[b] = columns.cdf(b, y[b]);
         }
         return out;
     }
@@ -277,59 +178,20 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     @Override
     public double[] inverseCumulativeProbability(double p) {
         Checks.inClosedRange("p", p, 0, 1);
-        double zp = p == 0 || p == 1 ? Double.NaN : StdNormal.quantile(p);
-        double[] lt = logTerms();
+        double zp = MixtureQuantile.normalQuantile(p);
+        double[] lt = columns.logTerms();
         double[] terms = new double[k];
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
-            out[b] = quantile(lt, b, p, zp, terms);
+            out[b] = MixtureQuantile.at(columns, lt, b, p, zp, terms);
         }
         return out;
     }
 
-    /** The p-quantile of row b; {@code zp = Phi^-1(p)}. */
-    private double quantile(double[] lt, int b, double p, double zp, double[] terms) {
-        if (p == 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (p == 1) {
-            return Double.POSITIVE_INFINITY;
-        }
-        // each component's p-quantile brackets the mixture's: cdf(lo) <= p <= cdf(hi)
-        int o = b * k;
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = Double.NEGATIVE_INFINITY;
-        for (int j = o; j < o + k; j++) {
-            double q = means[j] + sigmas[j] * zp;
-            lo = Math.min(lo, q);
-            hi = Math.max(hi, q);
-        }
-        if (hi - lo <= 0) {
-            return lo;
-        }
-        double x = 0.5 * (lo + hi);
-        for (int it = 0; it < 200; it++) {
-            double f = cdf(b, x) - p;
-            if (f > 0) {
-                hi = x;
-            } else {
-                lo = x;
-            }
-            double dens = Math.exp(logDensity(lt, b, x, terms));
-            double next = x - f / dens;
-            if (!(next > lo && next < hi) || dens == 0) {
-                next = 0.5 * (lo + hi); // Newton left the bracket: bisect
-            }
-            if (Math.abs(next - x) <= 1e-13 * Math.max(1, Math.abs(x)) || hi - lo <= 1e-13 * Math.max(1, Math.abs(x))) {
-                return next;
-            }
-            x = next;
-        }
-        return x;
-    }
-
     @Override
     public double[] mean() {
+        double[] weights = columns.weights;
+        double[] means = columns.means;
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
             double s = 0;
@@ -344,6 +206,9 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     @Override
     public double[] variance() {
         double[] m = mean();
+        double[] weights = columns.weights;
+        double[] means = columns.means;
+        double[] sigmas = columns.sigmas;
         double[] out = new double[rows];
         for (int b = 0; b < rows; b++) {
             double s = 0;
@@ -358,80 +223,16 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
 
     @Override
     public double[] mode() {
-        double[] lt = logTerms();
-        double[] terms = new double[k];
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            double best = Double.NaN;
-            double bestLog = Double.NEGATIVE_INFINITY;
-            for (int j = b * k; j < (b + 1) * k; j++) {
-                if (weights[j] == 0) {
-                    continue;
-                }
-                double x = climb(lt, b, means[j], terms);
-                double l = logDensity(lt, b, x, terms);
-                if (l > bestLog) {
-                    bestLog = l;
-                    best = x;
-                }
-            }
-            out[b] = best;
-        }
-        return out;
-    }
-
-    /**
-     * Hill-climbs the density from {@code x}. Each step is a Newton step on {@code d/dy log p = 0} when the log
-     * density is concave there and the step raises the density; otherwise the mean-shift fixed point {@code x <-
-     * sum_k r_k mu_k / sigma_k^2 / sum_k r_k / sigma_k^2} (responsibilities r_k), which never lowers the density.
-     * Newton keeps convergence fast at flat (degenerate) maxima where mean-shift alone crawls.
-     */
-    private double climb(double[] lt, int b, double x, double[] t) {
-        int o = b * k;
-        for (int it = 0; it < 1000; it++) {
-            double max = Double.NEGATIVE_INFINITY;
-            for (int j = 0; j < k; j++) {
-                double z = (x - means[o + j]) / sigmas[o + j];
-                t[j] = lt[o + j] - 0.5 * z * z;
-                max = Math.max(max, t[j]);
-            }
-            double rs = 0;
-            double num = 0;
-            double den = 0;
-            double g = 0;
-            double g2 = 0;
-            for (int j = 0; j < k; j++) {
-                double r = Math.exp(t[j] - max);
-                double inv = 1 / (sigmas[o + j] * sigmas[o + j]);
-                double u = -(x - means[o + j]) * inv; // d/dx log N_j
-                rs += r;
-                num += r * inv * means[o + j];
-                den += r * inv;
-                g += r * u;
-                g2 += r * (u * u - inv);
-            }
-            g /= rs;
-            double h = g2 / rs - g * g; // d2/dx2 log p
-            double next = num / den;
-            if (h < 0) {
-                double newton = x - g / h;
-                double lx = logDensity(lt, b, x, t);
-                if (logDensity(lt, b, newton, t) >= lx - 4 * Math.ulp(lx)) { // equal up to rounding on a flat top
-                    next = newton;
-                }
-            }
-            if (Math.abs(next - x) <= 1e-15 * Math.max(1, Math.abs(x)) || g == 0) {
-                return next;
-            }
-            x = next;
-        }
-        return x;
+        return MixtureMode.modes(columns);
     }
 
     @Override
     public double[][] sample(UniformRandomProvider rng, int n) {
         Checks.notNull("rng", rng);
         Checks.atLeast("n", n, 0);
+        double[] weights = columns.weights;
+        double[] means = columns.means;
+        double[] sigmas = columns.sigmas;
         ZigguratSampler.NormalizedGaussian gauss = ZigguratSampler.NormalizedGaussian.of(rng);
         double[][] out = new double[n][rows];
         double[] cum = new double[weights.length]; // [B * K] cumulative weights per row
@@ -467,6 +268,8 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
         if (t == 1) {
             return this;
         }
+        double[] weights = columns.weights;
+        double[] sigmas = columns.sigmas;
         double[] w = new double[weights.length];
         double[] s = new double[sigmas.length];
         for (int b = 0; b < rows; b++) {
@@ -487,7 +290,7 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
                 s[o + j] = t * sigmas[o + j];
             }
         }
-        return new MixtureDistribution(k, w, means.clone(), s);
+        return new MixtureDistribution(k, w, columns.means.clone(), s);
     }
 
     /**
@@ -500,29 +303,7 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
     public double[] crps(double[] y) {
         Checks.rowValues("y", y, rows);
         Checks.allFinite("y", y);
-        double[] out = new double[rows];
-        for (int b = 0; b < rows; b++) {
-            int o = b * k;
-            double first = 0;
-            double second = 0;
-            for (int i = 0; i < k; i++) {
-                double wi = weights[o + i];
-                first += wi * absMean(y[b] - means[o + i], sigmas[o + i] * sigmas[o + i]);
-                for (int j = 0; j < k; j++) {
-                    second += wi * weights[o + j] * absMean(means[o + i] - means[o + j],
-                            sigmas[o + i] * sigmas[o + i] + sigmas[o + j] * sigmas[o + j]);
-                }
-            }
-            out[b] = first - 0.5 * second;
-        }
-        return out;
-    }
-
-    /** {@code E|N(m, v)| = 2 s phi(m / s) + m (2 Phi(m / s) - 1)}, s = sqrt(v). */
-    private static double absMean(double m, double v) {
-        double s = Math.sqrt(v);
-        double z = m / s;
-        return 2 * s * StdNormal.pdf(z) + m * (2 * StdNormal.cdf(z) - 1);
+        return MixtureCrps.crps(columns, y);
     }
 
     @Override
@@ -547,14 +328,14 @@ public final class MixtureDistribution implements PredictiveDistribution, Temper
         Checks.allInClosedRange("levels", levels, 0, 1);
         double[] zp = new double[levels.length];
         for (int l = 0; l < levels.length; l++) {
-            zp[l] = levels[l] == 0 || levels[l] == 1 ? Double.NaN : StdNormal.quantile(levels[l]);
+            zp[l] = MixtureQuantile.normalQuantile(levels[l]);
         }
-        double[] lt = logTerms();
+        double[] lt = columns.logTerms();
         double[] terms = new double[k];
         double[][] out = new double[levels.length][rows];
         for (int b = 0; b < rows; b++) {
             for (int l = 0; l < levels.length; l++) {
-                out[l][b] = quantile(lt, b, levels[l], zp[l], terms);
+                out[l][b] = MixtureQuantile.at(columns, lt, b, levels[l], zp[l], terms);
             }
         }
         return out;

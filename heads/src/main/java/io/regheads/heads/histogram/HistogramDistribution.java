@@ -53,9 +53,6 @@ import org.apache.commons.rng.UniformRandomProvider;
  * probabilities.
  */
 public final class HistogramDistribution implements PredictiveDistribution, Temperable {
-    /** {@code Phi^-1(0.75)}: the median of a standard half-normal. */
-    static final double HALF_NORMAL_MEDIAN = Bins.HALF_NORMAL_MEDIAN;
-
     private final Bins bins;
     private final int rows;
     private volatile double[] probs; // [B * n], each row sums to 1; null until a deferred softmax has run

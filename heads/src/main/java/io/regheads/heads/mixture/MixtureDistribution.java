@@ -15,8 +15,9 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  *   <li>log-density by log-sum-exp, finite far into the tails (no probability-space underflow);
  *   <li>cdf {@code sum_k pi_k Phi((y - mu_k) / sigma_k)} with erfc-accurate tails;
  *   <li>quantiles by safeguarded Newton on the cdf inside a bracket that provably contains the answer
- *       ({@code [min_k mu_k + sigma_k Phi^-1(p), max_k mu_k + sigma_k Phi^-1(p)]}), to 1e-12 relative;
- *   <li>mean {@code sum pi mu}, variance {@code sum pi (sigma^2 + mu^2) - mean^2} exactly;
+ *       ({@code [min_k mu_k + sigma_k Phi^-1(p), max_k mu_k + sigma_k Phi^-1(p)]}), to {@code 1e-13 max(1, |x|)};
+ *   <li>mean {@code sum pi mu}, variance {@code sum pi (sigma^2 + (mu - mean)^2)} (the centred form of {@code
+ *       sum pi (sigma^2 + mu^2) - mean^2}, free of cancellation);
  *   <li>mode: every mode of a Gaussian mixture lies in the convex hull of the means; fixed-point (mean-shift)
  *       iterations started from every component mean find the local maxima, and the one of highest density wins;
  *   <li>sampling: component by inverse cdf on the cumulative weights (guarded against rounding past the end),

@@ -1,8 +1,8 @@
 package io.regheads.tokenizers;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
 import java.util.Arrays;
 
 /**
@@ -32,7 +32,7 @@ import java.util.Arrays;
  * <p>Throws {@link IllegalArgumentException} for y outside [0, 1] or NaN (the message holds the value). Immutable and
  * thread-safe.
  */
-public final class NormalizedTokenizer implements NumberTokenizer {
+public final class NormalizedTokenizer implements FixedPointDigits {
     private final NormalizedConfig config;
     private final int base;
     private final int length;

@@ -2,7 +2,7 @@ package io.regheads.tokenizers;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
 import io.regheads.tokenizers.internal.SignificantDigits;
 import java.util.Arrays;
 
@@ -61,7 +61,7 @@ import java.util.Arrays;
  *
  * <p>Immutable and thread-safe.
  */
-public final class UnnormalizedTokenizer implements NumberTokenizer {
+public final class UnnormalizedTokenizer implements PrefixRanges {
     private final UnnormalizedConfig config;
     private final int base;
     private final int expDigits;

@@ -54,10 +54,10 @@ import java.util.Arrays;
  * exactly 1000; {@code -0.5 -> - - 0 0 1 5 0 0 0}.
  *
  * <p><b>Capabilities</b>: masks are needed (not {@link #everySequenceValid()}); token order is not value order (not
- * {@link #isFixedPoint()}), but every prefix covers one value range ({@link #prefixRange}) apart from the zero
- * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles; special tokens
- * as configured ({@link #hasSpecialTokens()}); a lower bound on the cell widths under a prefix ({@link
- * #narrowestCell}) for density-ranked beam search.
+ * fixed-point digits), but every prefix covers one value range ({@link PrefixRanges}: {@link #prefixRange}) apart
+ * from the zero spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles;
+ * special tokens as configured ({@link #hasSpecialTokens()}); a lower bound on the cell widths under a prefix
+ * ({@link #narrowestCell}) for density-ranked beam search.
  *
  * <p>Immutable and thread-safe.
  */
@@ -372,12 +372,6 @@ public final class UnnormalizedTokenizer implements PrefixRanges {
             }
         }
         return rangeFrom(seq, length);
-    }
-
-    /** @return true: see {@link #prefixRange} */
-    @Override
-    public boolean hasPrefixRanges() {
-        return true;
     }
 
     /** @return {@link #zeroSequence()}, the one sequence {@link #prefixRange} leaves out */

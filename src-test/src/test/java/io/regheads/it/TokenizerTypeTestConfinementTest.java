@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The build check behind the tokenizer capabilities ({@code NumberTokenizer.everySequenceValid}, {@code
- * prefixRange}, {@code repetitions}, {@code vote}, {@code hasSpecialTokens}, {@code narrowestCell}, ...): outside the
- * tokenizers module, no main source tests or casts to a concrete tokenizer class ({@code instanceof
- * UnnormalizedTokenizer}, {@code (RepeatedTokenizer) tok}, {@code getClass() == HammingTokenizer.class}). Shared code
- * asks the tokenizer what it can do instead, so a new tokenizer works everywhere by answering those questions.
+ * hasSpecialTokens}, {@code narrowestCell}, ...) and facets ({@code PrefixRanges}, {@code FixedPointDigits}, {@code
+ * Voting}): outside the tokenizers module, no main source tests or casts to a concrete tokenizer class ({@code
+ * instanceof UnnormalizedTokenizer}, {@code (RepeatedTokenizer) tok}, {@code getClass() == HammingTokenizer.class}).
+ * Shared code asks the tokenizer what it can do, or tests a facet interface, instead, so a new tokenizer works
+ * everywhere by answering those questions.
  */
 class TokenizerTypeTestConfinementTest {
     /** A test of, or a cast to, a tokenizer class other than the interface {@code NumberTokenizer}. */
@@ -54,7 +55,7 @@ class TokenizerTypeTestConfinementTest {
         }
         assertTrue(scanned > 100, "scanned the repository's main sources, got " + scanned + " files");
         assertEquals(List.of(), offenders, "tests of a concrete tokenizer class outside " + TOKENIZERS
-                + " (ask the tokenizer: NumberTokenizer capabilities)");
+                + " (ask the tokenizer: NumberTokenizer capabilities, or test a facet such as PrefixRanges)");
     }
 
     @Test
@@ -67,6 +68,7 @@ class TokenizerTypeTestConfinementTest {
         }
         for (String fine : new String[] {"NumberTokenizer tok = head.tokenizer();", "tok instanceof NumberTokenizer",
             "UnnormalizedTokenizer tokenizer() {", "new RepeatedTokenizer(inner, 2)", "(NumberTokenizer) o",
+            "tok instanceof PrefixRanges ranges", "tok instanceof FixedPointDigits", "(Voting) rows.tok",
             "return new UnnormalizedTokenizer(c);", "List<UnnormalizedTokenizer> all"}) {
             assertFalse(TYPE_TEST.matcher(fine).find(), fine);
         }

@@ -1,8 +1,8 @@
 package io.regheads.tokenizers;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
 import java.util.Arrays;
 
 /**
@@ -26,13 +26,13 @@ import java.util.Arrays;
  * 0.3125.
  *
  * <p><b>Capabilities</b>: every sequence is valid ({@link #everySequenceValid()}), the digits are fixed-point digits of
- * [0, 1] ({@link #isFixedPoint()}), and every prefix covers one range of bins ({@link #prefixRange}, no detached
- * sequence).
+ * [0, 1] ({@link FixedPointDigits}: the prefix {@code d1..dL} covers bins {@code i B^(K-L) .. (i + 1) B^(K-L) - 1}
+ * with {@code i = (d1..dL)}), so every prefix covers one range of bins ({@link #prefixRange}, no detached sequence).
  *
  * <p>Throws {@link IllegalArgumentException} for y outside [0, 1] or NaN (the message holds the value). Immutable and
  * thread-safe.
  */
-public final class NormalizedTokenizer implements NumberTokenizer {
+public final class NormalizedTokenizer implements FixedPointDigits {
     private final NormalizedConfig config;
     private final int base;
     private final int length;
@@ -166,18 +166,6 @@ public final class NormalizedTokenizer implements NumberTokenizer {
     /** @return true: every digit is allowed at every position */
     @Override
     public boolean everySequenceValid() {
-        return true;
-    }
-
-    /** @return true: the prefix {@code d1..dL} covers bins {@code i B^(K-L) .. (i + 1) B^(K-L) - 1}, i = (d1..dL) */
-    @Override
-    public boolean isFixedPoint() {
-        return true;
-    }
-
-    /** @return true: see {@link #prefixRange} */
-    @Override
-    public boolean hasPrefixRanges() {
         return true;
     }
 

@@ -3,6 +3,8 @@ package io.regheads.tokenizers;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.Voting;
+import java.util.function.UnaryOperator;
 
 /**
  * Error-correcting repetition of any inner tokenizer (decoding-regression paper, Fig. 9): the inner sequence of
@@ -26,18 +28,20 @@ import io.regheads.core.token.NumberTokenizer;
  * {@code 4 7 5 7 4 1} votes {@code 4} (two of three) then {@code 7} (two of three) and decodes to 0.475;
  * {@code 1 2 3 4 5 6} has three-way ties and votes {@code 1 2} (smallest ids).
  *
- * <p><b>Capabilities</b>: {@link #repetitions()} is r times the inner one, so decoders vote ({@link #vote} and
- * {@link #votedTokenizer()}: the inner tokenizer); every sequence is valid if every inner one is; special tokens if
- * the inner tokenizer has them; no fixed-point digits and no prefix ranges (a sequence's interval is its vote's, so
- * intervals of different sequences coincide).
+ * <p><b>Capabilities</b>: a {@link Voting} tokenizer, {@link #repetitions()} r times the inner one, so decoders vote
+ * ({@link #vote} and {@link #votedTokenizer()}: the inner tokenizer); every sequence is valid if every inner one is;
+ * special tokens if the inner tokenizer has them; no fixed-point digits and no prefix ranges (a sequence's interval
+ * is its vote's, so intervals of different sequences coincide).
  *
  * <p>Immutable and thread-safe if the inner tokenizer is.
  */
-public final class RepeatedTokenizer implements NumberTokenizer {
+public final class RepeatedTokenizer implements Voting {
     private final NumberTokenizer inner;
     private final int repeats;
     private final int innerLength;
     private final int vocab;
+    private final UnaryOperator<int[]> innerVote; // the inner tokenizer's vote, or the identity if it spells once
+    private final NumberTokenizer voted;
 
     /**
      * @param inner   the tokenizer to repeat
@@ -49,6 +53,13 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         this.repeats = Checks.atLeast("repeats", repeats, 1);
         this.innerLength = inner.sequenceLength();
         this.vocab = inner.vocabularySize();
+        if (inner instanceof Voting v) {
+            this.innerVote = v::vote;
+            this.voted = v.votedTokenizer();
+        } else {
+            this.innerVote = UnaryOperator.identity();
+            this.voted = inner;
+        }
     }
 
     /** The repeated tokenizer. */
@@ -82,8 +93,8 @@ public final class RepeatedTokenizer implements NumberTokenizer {
     }
 
     /**
-     * Majority vote per position, constrained by the inner masks (see the class comment), then the inner
-     * tokenizer's own {@link NumberTokenizer#vote} (the sequence itself unless the inner tokenizer repeats too).
+     * Majority vote per position, constrained by the inner masks (see the class comment), then, if the inner
+     * tokenizer repeats too ({@link Voting}), its own {@link Voting#vote}.
      *
      * @param tokens {@code [r T]} token ids in {@code [0, V)}
      * @return {@code [T'']}, a valid sequence of {@link #votedTokenizer()} ({@code [T]} of the inner tokenizer when
@@ -92,13 +103,16 @@ public final class RepeatedTokenizer implements NumberTokenizer {
      */
     @Override
     public int[] vote(int[] tokens) {
-        return inner.vote(voteCopies(tokens));
+        return innerVote.apply(voteCopies(tokens));
     }
 
-    /** @return {@code inner.votedTokenizer()}: the tokenizer whose sequences {@link #vote} returns */
+    /**
+     * @return the inner tokenizer, or its own {@code votedTokenizer()} if it votes too: the tokenizer whose sequences
+     *         {@link #vote} returns
+     */
     @Override
     public NumberTokenizer votedTokenizer() {
-        return inner.votedTokenizer();
+        return voted;
     }
 
     /** @return {@code inner.hasSpecialTokens()}: the copies spell what the inner tokenizer spells */
@@ -177,7 +191,7 @@ public final class RepeatedTokenizer implements NumberTokenizer {
 
     /**
      * {@code inner.decode(softVote(probabilities))}: the soft vote of the r copies (a repeating inner tokenizer then
-     * votes its own copies with {@link NumberTokenizer#decode}).
+     * votes its own copies with its {@link NumberTokenizer#decode}).
      *
      * @param probabilities {@code [r T][V]} non-negative finite scores
      * @throws IllegalArgumentException as {@link #softVote}
@@ -253,10 +267,10 @@ public final class RepeatedTokenizer implements NumberTokenizer {
         return inner.everySequenceValid();
     }
 
-    /** @return {@code r * inner.repetitions()} */
+    /** @return {@code r * Voting.repetitionsOf(inner)} */
     @Override
     public int repetitions() {
-        return repeats * inner.repetitions();
+        return repeats * Voting.repetitionsOf(inner);
     }
 
     @Override

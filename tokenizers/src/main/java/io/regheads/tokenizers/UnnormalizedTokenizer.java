@@ -2,7 +2,7 @@ package io.regheads.tokenizers;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
 import io.regheads.tokenizers.internal.SignificantDigits;
 import java.util.Arrays;
 
@@ -54,14 +54,14 @@ import java.util.Arrays;
  * exactly 1000; {@code -0.5 -> - - 0 0 1 5 0 0 0}.
  *
  * <p><b>Capabilities</b>: masks are needed (not {@link #everySequenceValid()}); token order is not value order (not
- * {@link #isFixedPoint()}), but every prefix covers one value range ({@link #prefixRange}) apart from the zero
- * spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles; special tokens
- * as configured ({@link #hasSpecialTokens()}); a lower bound on the cell widths under a prefix ({@link
- * #narrowestCell}) for density-ranked beam search.
+ * fixed-point digits), but every prefix covers one value range ({@link PrefixRanges}: {@link #prefixRange}) apart
+ * from the zero spelling ({@link #detachedSequence()}), which lets decoders walk the tree for CDFs and quantiles;
+ * special tokens as configured ({@link #hasSpecialTokens()}); a lower bound on the cell widths under a prefix
+ * ({@link #narrowestCell}) for density-ranked beam search.
  *
  * <p>Immutable and thread-safe.
  */
-public final class UnnormalizedTokenizer implements NumberTokenizer {
+public final class UnnormalizedTokenizer implements PrefixRanges {
     private final UnnormalizedConfig config;
     private final int base;
     private final int expDigits;
@@ -372,12 +372,6 @@ public final class UnnormalizedTokenizer implements NumberTokenizer {
             }
         }
         return rangeFrom(seq, length);
-    }
-
-    /** @return true: see {@link #prefixRange} */
-    @Override
-    public boolean hasPrefixRanges() {
-        return true;
     }
 
     /** @return {@link #zeroSequence()}, the one sequence {@link #prefixRange} leaves out */

@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
+import io.regheads.core.token.Voting;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -21,8 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each capability of {@link NumberTokenizer} on each tokenizer, against brute force over every sequence (or every
- * prefix) of small configurations: what a tokenizer declares must be what its masks and intervals do.
+ * Each capability of {@link NumberTokenizer} and each facet ({@link PrefixRanges}, {@link FixedPointDigits}, {@link
+ * Voting}) on each tokenizer, against brute force over every sequence (or every prefix) of small configurations: what
+ * a tokenizer declares must be what its masks and intervals do.
  */
 class TokenizerCapabilitiesTest {
 
@@ -103,8 +107,8 @@ class TokenizerCapabilitiesTest {
     }
 
     /**
-     * Brute force of {@link NumberTokenizer#isFixedPoint()}: every sequence valid, and in lexicographic token order
-     * the i-th sequence's interval is {@code [i V^-T, (i + 1) V^-T)} (to 1e-15), so they tile [0, 1].
+     * Brute force of {@link FixedPointDigits}: every sequence valid, and in lexicographic token order the i-th
+     * sequence's interval is {@code [i V^-T, (i + 1) V^-T)} (to 1e-15), so they tile [0, 1].
      */
     private static boolean bruteFixedPoint(NumberTokenizer tok) {
         if (!allAllowed(tok, new int[tok.sequenceLength()], 0)) {
@@ -127,18 +131,56 @@ class TokenizerCapabilitiesTest {
     @ParameterizedTest
     @MethodSource("tokenizers")
     void fixedPointIsWhatTheIntervalsDo(NumberTokenizer tok) {
-        assertEquals(bruteFixedPoint(tok), tok.isFixedPoint(), tok.toString());
-        if (tok.isFixedPoint()) {
+        assertEquals(bruteFixedPoint(tok), tok instanceof FixedPointDigits, tok.toString());
+        if (tok instanceof FixedPointDigits digits) {
             assertTrue(tok.everySequenceValid(), "fixed point implies every sequence valid");
+            assertNull(digits.detachedSequence(), "fixed point has no detached sequence");
+        }
+    }
+
+    /**
+     * The uniform bins of {@link FixedPointDigits}: the prefix {@code d1..dL} covers the bins {@code i V^(K-L) .. (i +
+     * 1) V^(K-L) - 1}, i = (d1..dL) in base V, so its range is {@code [i V^-L, (i + 1) V^-L)} (to 1e-15).
+     */
+    @Test
+    void fixedPointPrefixesCoverEqualBins() {
+        List<FixedPointDigits> fixed = tokenizers().filter(t -> t instanceof FixedPointDigits)
+                .map(t -> (FixedPointDigits) t).toList();
+        assertEquals(2, fixed.size(), "the normalized tokenizers of tokenizers()");
+        for (FixedPointDigits tok : fixed) {
+            int v = tok.vocabularySize();
+            for (int len = 0; len <= tok.sequenceLength(); len++) {
+                double cells = Math.pow(v, len);
+                for (int[] p : prefixes(valid(tok), len)) {
+                    long i = 0;
+                    for (int d = 0; d < len; d++) {
+                        i = i * v + p[d];
+                    }
+                    Interval range = tok.prefixRange(p, len);
+                    String what = tok + " prefix " + Arrays.toString(p);
+                    assertEquals(i / cells, range.lo(), 1e-15, what);
+                    assertEquals((i + 1) / cells, range.hi(), 1e-15, what);
+                }
+            }
         }
     }
 
     @Test
     void fixedPointOnTheKnownTokenizers() {
-        assertTrue(NormalizedTokenizer.of(10, 3).isFixedPoint());
-        assertFalse(new HammingTokenizer(3).isFixedPoint()); // 0 1 1 (bin 4) comes before 1 0 0 (bin 3)
-        assertFalse(UnnormalizedTokenizer.of(10, 1, 3).isFixedPoint());
-        assertFalse(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2).isFixedPoint());
+        assertTrue(fixedPoint(NormalizedTokenizer.of(10, 3)));
+        assertFalse(fixedPoint(new HammingTokenizer(3))); // 0 1 1 (bin 4) comes before 1 0 0 (bin 3)
+        assertFalse(fixedPoint(UnnormalizedTokenizer.of(10, 1, 3)));
+        assertFalse(fixedPoint(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2)));
+    }
+
+    /** Whether a tokenizer declares fixed-point digits (a method, so final classes can be asked). */
+    private static boolean fixedPoint(NumberTokenizer tok) {
+        return tok instanceof FixedPointDigits;
+    }
+
+    /** Whether a tokenizer declares prefix ranges. */
+    private static boolean prefixRanges(NumberTokenizer tok) {
+        return tok instanceof PrefixRanges;
     }
 
     /**
@@ -148,7 +190,7 @@ class TokenizerCapabilitiesTest {
     private record Tiling(boolean tiles, Interval range) {}
 
     private static Tiling completions(NumberTokenizer tok, List<int[]> all, int[] prefix, int length) {
-        int[] detached = tok.hasPrefixRanges() ? tok.detachedSequence() : null;
+        int[] detached = tok instanceof PrefixRanges ranges ? ranges.detachedSequence() : null;
         List<Interval> cells = new ArrayList<>();
         for (int[] s : all) {
             if (Arrays.equals(s, 0, length, prefix, 0, length) && !Arrays.equals(s, detached)) {
@@ -183,6 +225,7 @@ class TokenizerCapabilitiesTest {
     @ParameterizedTest
     @MethodSource("tokenizers")
     void prefixRangesAreTheUnionOfTheCompletionCells(NumberTokenizer tok) {
+        PrefixRanges ranges = tok instanceof PrefixRanges r ? r : null;
         List<int[]> all = valid(tok);
         boolean everyPrefixTiles = true;
         for (int len = 1; len <= tok.sequenceLength() && everyPrefixTiles; len++) {
@@ -192,16 +235,20 @@ class TokenizerCapabilitiesTest {
                     everyPrefixTiles = false;
                     break;
                 }
-                if (tok.hasPrefixRanges()) {
-                    assertEquals(t.range(), tok.prefixRange(p, len), tok + " prefix " + Arrays.toString(p));
+                if (ranges != null) {
+                    assertEquals(t.range(), ranges.prefixRange(p, len), tok + " prefix " + Arrays.toString(p));
                 }
             }
         }
-        assertEquals(everyPrefixTiles, tok.hasPrefixRanges(), tok.toString());
-        if (!tok.hasPrefixRanges()) {
-            assertThrows(UnsupportedOperationException.class, () -> tok.prefixRange(new int[tok.sequenceLength()], 0));
-            assertNull(tok.detachedSequence());
-        }
+        assertEquals(everyPrefixTiles, ranges != null, tok.toString());
+    }
+
+    @Test
+    void prefixRangesOnTheKnownTokenizers() {
+        assertTrue(prefixRanges(NormalizedTokenizer.of(10, 3)));
+        assertTrue(prefixRanges(UnnormalizedTokenizer.of(10, 1, 3)));
+        assertFalse(prefixRanges(new HammingTokenizer(3))); // 0 1 covers bins 2 and 4, not 3
+        assertFalse(prefixRanges(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2)));
     }
 
     @Test
@@ -236,12 +283,14 @@ class TokenizerCapabilitiesTest {
 
     @Test
     void repetitionsCountTheCopies() {
-        assertEquals(1, NormalizedTokenizer.of(10, 3).repetitions());
-        assertEquals(1, new HammingTokenizer(4).repetitions());
-        assertEquals(1, UnnormalizedTokenizer.of(10, 1, 3).repetitions());
+        assertEquals(1, Voting.repetitionsOf(NormalizedTokenizer.of(10, 3)));
+        assertEquals(1, Voting.repetitionsOf(new HammingTokenizer(4)));
+        assertEquals(1, Voting.repetitionsOf(UnnormalizedTokenizer.of(10, 1, 3)));
         assertEquals(3, new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 3).repetitions());
         assertEquals(6, new RepeatedTokenizer(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 2), 3).repetitions());
         assertEquals(1, new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 1).repetitions());
+        assertEquals(3, Voting.repetitionsOf(new RepeatedTokenizer(NormalizedTokenizer.of(10, 3), 3)));
+        assertThrows(IllegalArgumentException.class, () -> Voting.repetitionsOf(null));
     }
 
     @Test
@@ -315,22 +364,22 @@ class TokenizerCapabilitiesTest {
     }
 
     /**
-     * Brute force of {@link NumberTokenizer#vote} and {@link NumberTokenizer#votedTokenizer()}: for every valid
-     * sequence the vote is a valid sequence of the voted tokenizer (which repeats nothing) with the same value and
-     * interval; without repetitions the vote is the sequence itself; distinct votes have disjoint intervals.
+     * Brute force of {@link Voting#vote} and {@link Voting#votedTokenizer()}: for every valid sequence the vote is a
+     * fresh valid sequence of the voted tokenizer (which repeats nothing) with the same value and interval; a
+     * tokenizer that does not vote spells each value once, so there every sequence stands for itself; distinct votes
+     * (distinct sequences) have disjoint intervals.
      */
     @ParameterizedTest
     @MethodSource("tokenizers")
     void votesAreTheSpellingsTheSequencesStandFor(NumberTokenizer tok) {
-        NumberTokenizer voted = tok.votedTokenizer();
-        assertEquals(1, voted.repetitions(), tok.toString());
+        Voting voting = tok instanceof Voting w ? w : null;
+        NumberTokenizer voted = voting != null ? voting.votedTokenizer() : tok;
+        assertEquals(1, Voting.repetitionsOf(voted), tok.toString());
         java.util.Map<String, Interval> cells = new java.util.TreeMap<>();
         for (int[] s : valid(tok)) {
-            int[] v = tok.vote(s);
-            assertTrue(same(tok.decode(s), voted.decode(v)), tok + " " + Arrays.toString(s));
-            if (tok.repetitions() == 1) {
-                assertSame(tok, voted);
-                assertArrayEquals(s, v);
+            int[] v = voting != null ? voting.vote(s) : s;
+            if (voting != null) {
+                assertTrue(same(tok.decode(s), voted.decode(v)), tok + " " + Arrays.toString(s));
                 assertNotSame(s, v);
             }
             Interval c = cell(tok, s);
@@ -346,7 +395,9 @@ class TokenizerCapabilitiesTest {
             assertTrue(distinct.get(i).lo() >= distinct.get(i - 1).hi(), tok + ": " + distinct.get(i - 1) + " and "
                     + distinct.get(i) + " overlap");
         }
-        assertThrows(IllegalArgumentException.class, () -> tok.vote(new int[tok.sequenceLength() + 1]));
+        if (voting != null) {
+            assertThrows(IllegalArgumentException.class, () -> voting.vote(new int[tok.sequenceLength() + 1]));
+        }
     }
 
     @Test
@@ -360,9 +411,8 @@ class TokenizerCapabilitiesTest {
         assertEquals(0.475, nested.decode(new int[] {4, 7, 5, 7, 4, 1, 4, 7, 4, 7, 4, 7}), 1e-15);
         NumberTokenizer charton = new io.regheads.tokenizers.text.ChartonTokenizer(
                 io.regheads.tokenizers.text.ChartonScheme.P10);
-        int[] t = charton.encode(-60.2); // the default: the sequence itself
-        assertArrayEquals(t, charton.vote(t));
-        assertSame(charton, charton.votedTokenizer());
+        assertFalse(charton instanceof Voting); // spells each value once: every sequence stands for itself
+        assertEquals(1, Voting.repetitionsOf(charton));
     }
 
     @Test
@@ -409,7 +459,7 @@ class TokenizerCapabilitiesTest {
                 double bound = tok.narrowestCell(p, len);
                 String what = tok + " prefix " + Arrays.toString(p);
                 assertTrue(bound >= 0 && bound <= brute, what + ": bound " + bound + " above the narrowest cell " + brute);
-                if (tok.repetitions() > 1) { // any bound holds where no completion has a number (all copies NaN)
+                if (Voting.repetitionsOf(tok) > 1) { // any bound holds where no completion has a number (all copies NaN)
                     assertTrue(bound >= 0.5 * global, what + ": bound " + bound + " vs global " + global);
                 } else if (brute == Double.POSITIVE_INFINITY) {
                     assertEquals(Double.POSITIVE_INFINITY, bound, what);

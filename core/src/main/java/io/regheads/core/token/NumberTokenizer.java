@@ -12,23 +12,31 @@ import io.regheads.core.internal.Checks;
  * interval(encode(y))} contains y (up to the tokenizer's rounding, which each implementation documents); {@code
  * |decode(encode(y)) - y|} is at most half the resolution at y.
  *
- * <p><b>Capabilities.</b> Beyond the contract a tokenizer may declare structure that lets a decoder skip work or
- * walk the token tree instead of enumerating it; callers ask the tokenizer (as torch.distributions asks {@code
- * has_rsample}) instead of testing its class. Every default is the conservative answer, always correct for any
- * tokenizer that meets the contract:
+ * <p><b>Capabilities.</b> Beyond the contract a tokenizer may declare structure that lets a decoder skip work;
+ * callers ask the tokenizer (as torch.distributions asks {@code has_rsample}) instead of testing its class. Every
+ * default is the conservative answer, always correct for any tokenizer that meets the contract:
  * <ul>
  *   <li>{@link #everySequenceValid()} (default false: masks are computed and applied);</li>
- *   <li>{@link #isFixedPoint()}: base-V fixed-point digits of [0, 1], token order = value order (default false:
- *       no value order is assumed);</li>
- *   <li>{@link #hasPrefixRanges()}, {@link #prefixRange} and {@link #detachedSequence()}: every prefix stands for one
- *       value range (default false: {@code prefixRange} throws);</li>
- *   <li>{@link #repetitions()}, {@link #vote}, {@link #votedTokenizer()} and {@link #decodeSoft}: the sequence
- *       repeats one inner spelling, so copies can vote (default 1 copy, the vote is the sequence itself, and {@code
- *       decodeSoft} is the greedy choice among allowed tokens);</li>
+ *   <li>{@link #decodeSoft}: the number that per-position scores stand for (default the greedy choice among allowed
+ *       tokens);</li>
  *   <li>{@link #hasSpecialTokens()}: NaN, +Infinity and -Infinity have spellings (default false: {@code encode}
  *       refuses them);</li>
  *   <li>{@link #narrowestCell}: a lower bound on the cell widths under a prefix, for density-ranked beam search
- *       (default 0, the bound that is always true).</li>
+ *       (default 0, the bound that is always true);</li>
+ *   <li>{@link #placeValues()}: what a unit of each position's token value adds (default null: none).</li>
+ * </ul>
+ *
+ * <p><b>Facets.</b> Structure that only some tokenizers have, and that comes with its own methods, is a
+ * sub-interface in this package, which a tokenizer implements when it keeps its promise; callers test it with
+ * {@code instanceof} and get a typed reference (a tokenizer without it is treated as having none of that
+ * structure):
+ * <ul>
+ *   <li>{@link PrefixRanges}: every prefix stands for one value range ({@code prefixRange}, {@code
+ *       detachedSequence}), so decoders walk the token tree instead of enumerating it;</li>
+ *   <li>{@link FixedPointDigits} (a {@code PrefixRanges}): base-V fixed-point digits of [0, 1], token order = value
+ *       order, equal bins under every prefix;</li>
+ *   <li>{@link Voting}: the sequence repeats one inner spelling, so copies vote ({@code repetitions}, {@code vote},
+ *       {@code votedTokenizer}; {@link Voting#repetitionsOf} is 1 for every other tokenizer).</li>
  * </ul>
  *
  * <p>Implementations are immutable and thread-safe.
@@ -100,84 +108,9 @@ public interface NumberTokenizer {
     }
 
     /**
-     * Whether the tokens are base-V fixed-point digits of y in [0, 1]: every sequence is valid ({@link
-     * #everySequenceValid()} is true) and the prefix {@code t1..tL} (token ids read as digits) covers {@code [i V^-L,
-     * (i + 1) V^-L)} with {@code i = (t1..tL)} in base V (edges rounded to doubles; the last cell ends at 1). So
-     * the sequences in lexicographic token order are sorted by value and partition [0, 1]: a decoder computes CDFs
-     * by summing the mass of smaller tokens, quantiles by one walk down the tree and the mean by expanding prefixes
-     * of known width, with no enumeration.
-     *
-     * <p>Default {@code false}: no value order is assumed (decoders use {@link #prefixRange} or enumerate the valid
-     * sequences). Example: normalized digits, base 10, K = 3: the prefix {@code 7 0} covers {@code [0.70, 0.71)}.
-     *
-     * @return true only for fixed-point digits of [0, 1] as described
-     */
-    default boolean isFixedPoint() {
-        return false;
-    }
-
-    /**
-     * Whether {@link #prefixRange} is available: every valid prefix stands for one contiguous value range, disjoint
-     * from its siblings', except at most one {@link #detachedSequence()}. Decoders use it to walk the token tree in
-     * value order when token order is not value order (a sign {@code -} reverses the digits after it).
-     *
-     * <p>Default {@code false} ({@link #prefixRange} throws).
-     *
-     * @return true if {@link #prefixRange} is implemented
-     */
-    default boolean hasPrefixRanges() {
-        return false;
-    }
-
-    /**
-     * The y-range of a prefix: {@code [min lo, max hi)} over the intervals of all mask-following <b>number</b>
-     * completions of the first {@code length} tokens of {@code prefix}, leaving out the {@link #detachedSequence()};
-     * {@code null} if there is no such completion (a special token such as NaN, or a prefix whose only completion is
-     * the detached sequence). A tokenizer that implements it promises that the completions of every non-empty prefix
-     * fill this range without gaps and that sibling prefixes have disjoint ranges. For {@code length = T} it is
-     * {@link #interval} of a non-detached sequence.
-     *
-     * <p>Example (sign-exponent-mantissa, base 10, E=1, M=3): {@code + -} gives {@code [0.5e-9, 0.9995)}.
-     *
-     * @param prefix tokens, at least {@code length} long, following the masks
-     * @param length number of leading tokens that form the prefix, in [0, T]
-     * @return the range, or null as described
-     * @throws UnsupportedOperationException unless {@link #hasPrefixRanges()} (the default)
-     * @throws IllegalArgumentException      on a null or short prefix, a length outside [0, T] or a prefix that
-     *                                       does not follow the masks (implementations)
-     */
-    default Interval prefixRange(int[] prefix, int length) {
-        throw new UnsupportedOperationException(this + " has no prefix ranges (hasPrefixRanges() is false)");
-    }
-
-    /**
-     * The one valid sequence whose interval may lie outside the ranges of its proper prefixes ({@link #prefixRange}
-     * leaves it out), or {@code null} if there is none (the default). Sign-exponent-mantissa tokens detach their
-     * zero spelling {@code + + 0..0 0..0}: its interval {@code [-B^eMin/2, B^eMin/2)} sits between the negative and
-     * the positive values, outside the range of {@code +} and of {@code + +}.
-     *
-     * @return {@code [T]} a fresh array, or null
-     */
-    default int[] detachedSequence() {
-        return null;
-    }
-
-    /**
-     * How many times a sequence repeats one inner spelling: 1 (the default) for a plain tokenizer; r for a
-     * repetition code ({@code T = r T_inner}), whose copies may disagree in a generated sequence, so that decoders
-     * can vote ({@link #decode} and {@link #decodeSoft} of a repetition code vote).
-     *
-     * @return {@code >= 1}
-     */
-    default int repetitions() {
-        return 1;
-    }
-
-    /**
      * The number that per-position token probabilities stand for: position by position, the allowed token (after
      * the tokens chosen so far) with the largest score, ties to the smaller id, then {@link #decode}. A repetition
-     * code ({@link #repetitions()} {@code > 1}) first sums each inner position's scores over its copies (a soft
-     * vote).
+     * code ({@link Voting}) first sums each inner position's scores over its copies (a soft vote).
      *
      * <p>Default: the greedy choice above with one copy. Example (normalized, base 10, K = 2): rows {@code [0.1, 0.9,
      * 0, ...]} and {@code [0, 0, 0.6, 0.4, 0, ...]} choose {@code 1 2}, decoded to 0.125.
@@ -226,45 +159,11 @@ public interface NumberTokenizer {
     }
 
     /**
-     * The tokenizer whose sequences {@link #vote} returns: this tokenizer (the default) unless its sequences repeat
-     * an inner spelling; for a repetition code the inner tokenizer's own {@code votedTokenizer()} (so nested codes
-     * vote down to a tokenizer with {@link #repetitions()} 1).
-     *
-     * @return a tokenizer with {@code repetitions() == 1}
-     */
-    default NumberTokenizer votedTokenizer() {
-        return this;
-    }
-
-    /**
-     * The one spelling of {@link #votedTokenizer()} that a full valid sequence stands for: for a repetition code the
-     * vote of its copies (its {@link #decode} and {@link #interval} are those of the vote), otherwise the sequence
-     * itself. So {@code votedTokenizer().decode(vote(t)) == decode(t)} and, for number sequences, {@code
-     * votedTokenizer().interval(vote(t))} is {@code interval(t)}; sequences with one vote share one interval, and
-     * sequences with different votes have disjoint intervals, which is what lets a decoder tabulate the law of the
-     * vote.
-     *
-     * <p>Default: a copy of {@code tokens}. Example (normalized base 10, K = 2, r = 3): {@code 4 7 5 7 4 1} votes
-     * {@code 4 7}.
-     *
-     * @param tokens {@code [T]} a valid sequence
-     * @return {@code [T']} a fresh array, a valid sequence of {@link #votedTokenizer()}
-     * @throws IllegalArgumentException on a null array or a wrong length (implementations may also refuse tokens
-     *                                  outside the vocabulary)
-     */
-    default int[] vote(int[] tokens) {
-        Checks.notNull("tokens", tokens);
-        Checks.require(tokens.length == sequenceLength(), "tokens must have length %d, got %d", sequenceLength(),
-                tokens.length);
-        return tokens.clone();
-    }
-
-    /**
      * A lower bound on the widths of the intervals of the number completions of a prefix (every valid full sequence
      * that starts with the first {@code length} tokens of {@code prefix} and decodes to a finite value, the {@link
-     * #detachedSequence()} included), for a beam search that ranks prefixes by the density a completion can reach,
-     * {@code P(prefix) / narrowestCell}. {@code +Infinity} when the prefix has no number completion (a special
-     * token: no density).
+     * PrefixRanges#detachedSequence()} included), for a beam search that ranks prefixes by the density a completion
+     * can reach, {@code P(prefix) / narrowestCell}. {@code +Infinity} when the prefix has no number completion (a
+     * special token: no density).
      *
      * <p>Default 0, a bound that is always true (a decoder then ranks prefixes by probability alone, which is the
      * density ranking when all cells have one width). Normalized digits and Hamming codes answer their common width

@@ -4,7 +4,10 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
+import io.regheads.core.token.Voting;
 import io.regheads.heads.histogram.HistogramDistribution;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -19,15 +22,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>A facade. The constructor takes a snapshot of the head's parameters and picks, once, the strategy that answers
  * the exact queries over the tokenizer's digit tree ({@link DigitTree}):
  * <ul>
- *   <li>a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}): every summary is that of the
+ *   <li>a repetition code ({@link Voting}, {@link Voting#repetitions()} {@code > 1}): every summary is that of the
  *       <b>voted</b> value ({@code VoteTable}, exact within the enumeration budget, else within the total-variation
  *       bound {@link #voteApproximationBound()});
- *   <li>fixed-point digits of [0, 1] ({@link NumberTokenizer#isFixedPoint()}, normalized digits): the density and
- *       CDF by one teacher-forced pass along the tokens of y, quantiles by walking the tree (T decoder steps for all
- *       rows), the mean by expanding the tree under a certified error budget per row ({@code FixedPointWalk},
- *       {@code MeanExpander});
- *   <li>prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, sign-exponent-mantissa tokens): the same walks
- *       and expansion over prefix value ranges, with the detached zero spelling as its own piece, at most {@link
+ *   <li>fixed-point digits of [0, 1] ({@link FixedPointDigits}, normalized digits): the density and CDF by one
+ *       teacher-forced pass along the tokens of y, quantiles by walking the tree (T decoder steps for all rows), the
+ *       mean by expanding the tree under a certified error budget per row ({@code FixedPointWalk}, {@code
+ *       MeanExpander});
+ *   <li>prefix ranges ({@link PrefixRanges}, sign-exponent-mantissa tokens): the same walks and expansion over
+ *       prefix value ranges, with the detached zero spelling as its own piece, at most {@link
  *       Options#maxMeanNodes()} prefixes per row and level for the mean ({@code PrefixRangeWalk});
  *   <li>otherwise (Hamming codes): the full list of valid sequences (at most {@link Options#maxLeaves()}), sorted by
  *       interval ({@code LeafTable}).
@@ -113,11 +116,11 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
         SpecialMass specials = new SpecialMass(rows);
         this.sampling = new DecoderSampling(rows, specials);
         NumberTokenizer tok = rows.tok;
-        if (tok.repetitions() > 1) {
+        if (Voting.repetitionsOf(tok) > 1) {
             this.tree = new VoteTable(rows, options);
-        } else if (tok.isFixedPoint()) {
+        } else if (tok instanceof FixedPointDigits) {
             this.tree = new FixedPointWalk(rows, specials, options);
-        } else if (tok.hasPrefixRanges()) {
+        } else if (tok instanceof PrefixRanges) {
             this.tree = new PrefixRangeWalk(rows, specials, options);
         } else {
             this.tree = new LeafTable(rows, specials, options, false);
@@ -153,7 +156,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      *
      * @param k prefix length in [1, K]
      * @return B distributions of {@code V^k} bins each, without tails
-     * @throws IllegalArgumentException if the tokenizer is not fixed-point ({@link NumberTokenizer#isFixedPoint()}:
+     * @throws IllegalArgumentException if the tokenizer is not fixed-point ({@link FixedPointDigits}:
      *                                  sign-exponent-mantissa prefixes do not partition the values into equal bins),
      *                                  k is outside [1, K], or {@code V^k} exceeds {@link Options#maxLeaves()}
      */
@@ -238,7 +241,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
     }
 
     /**
-     * For a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}): per row, the probability mass of the
+     * For a repetition code ({@link Voting#repetitionsOf} {@code > 1}): per row, the probability mass of the
      * full sequences that the enumeration of the votes left out ({@link Options#maxLeaves()} prefixes kept per row and
      * position). 0 means the distribution of the vote is exact; otherwise the reported distribution is the enumerated
      * part renormalised, within this total-variation distance of the true law of the vote ({@code sup_y |F(y) -
@@ -247,8 +250,8 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
      * @throws IllegalArgumentException if the tokenizer does not repeat its spelling
      */
     public double[] voteApproximationBound() {
-        Checks.require(rows.tok.repetitions() > 1, "voteApproximationBound needs a tokenizer that repeats its spelling"
-                + " (repetitions() > 1), got %s", rows.tok);
+        Checks.require(Voting.repetitionsOf(rows.tok) > 1, "voteApproximationBound needs a tokenizer that repeats its"
+                + " spelling (Voting, repetitions() > 1), got %s", rows.tok);
         return tree.approximationBound();
     }
 
@@ -348,7 +351,7 @@ public final class DecoderDistribution implements PredictiveDistribution, Specia
 
     /**
      * 0 for fixed-point digits; for a tokenizer with prefix ranges the low end of its whole number range (from
-     * {@link NumberTokenizer#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
+     * {@link PrefixRanges#prefixRange}, no enumeration); otherwise the lowest interval end over all valid
      * sequences when there are at most {@link Options#maxLeaves()} of them, else {@code -Infinity} (not enumerated).
      */
     @Override

@@ -2,6 +2,7 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
 import java.util.Arrays;
@@ -76,7 +77,7 @@ final class DecoderRows {
      * overflow does not).
      */
     int[][] tokensOf(double[] y, boolean[] inside) {
-        boolean ordered = tok.isFixedPoint();
+        boolean ordered = tok instanceof FixedPointDigits;
         int[][] tk = new int[b][];
         int[] any = null;
         for (int r = 0; r < b; r++) {

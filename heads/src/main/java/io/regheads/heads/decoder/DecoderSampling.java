@@ -4,6 +4,7 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.HarrellDavis;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.Voting;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -390,7 +391,7 @@ public final class DecoderSampling {
     }
 
     /**
-     * Error-corrected greedy prediction for a repetition code ({@link NumberTokenizer#repetitions()} {@code > 1}):
+     * Error-corrected greedy prediction for a repetition code ({@link Voting#repetitionsOf} {@code > 1}):
      * decode greedily (argmax at each position), then vote per inner position: majority of the greedy tokens
      * ({@code soft = false}, {@link NumberTokenizer#decode}) or the largest summed probability ({@code soft = true},
      * {@link NumberTokenizer#decodeSoft}).
@@ -399,8 +400,8 @@ public final class DecoderSampling {
      */
     public double[] vote(boolean soft) {
         NumberTokenizer tok = rows.tok;
-        Checks.require(tok.repetitions() > 1,
-                "vote needs a tokenizer that repeats its spelling (repetitions() > 1), got %s", tok);
+        Checks.require(Voting.repetitionsOf(tok) > 1,
+                "vote needs a tokenizer that repeats its spelling (Voting, repetitions() > 1), got %s", tok);
         int b = rows.b;
         int t = rows.t;
         int v = rows.v;

@@ -8,14 +8,14 @@ import org.apache.commons.rng.UniformRandomProvider;
 /**
  * How a {@link DecoderDistribution} answers its exact queries (density, CDF, quantiles, the certified mean, the
  * support) over the token tree of its tokenizer: one strategy per kind of tree, picked once in the distribution's
- * constructor from the tokenizer's capabilities.
+ * constructor from the tokenizer's facets ({@code io.regheads.core.token}).
  *
  * <ul>
- *   <li>{@link VoteTable}: a repetition code ({@code repetitions() > 1}); every summary is that of the voted value,
- *       from one table of (cell, probability) per row.
- *   <li>{@link FixedPointWalk}: fixed-point digits of [0, 1] ({@code isFixedPoint()}); tree walks for the CDF and
+ *   <li>{@link VoteTable}: a repetition code ({@code Voting}, {@code repetitions() > 1}); every summary is that of
+ *       the voted value, from one table of (cell, probability) per row.
+ *   <li>{@link FixedPointWalk}: fixed-point digits of [0, 1] ({@code FixedPointDigits}); tree walks for the CDF and
  *       quantiles, the certified expansion for the mean.
- *   <li>{@link PrefixRangeWalk}: prefix value ranges ({@code hasPrefixRanges()}, sign-exponent-mantissa tokens); the
+ *   <li>{@link PrefixRangeWalk}: prefix value ranges ({@code PrefixRanges}, sign-exponent-mantissa tokens); the
  *       same with prefix ranges and the detached zero cell.
  *   <li>{@link LeafTable}: any other tokenizer (a Hamming code); every valid sequence enumerated and scored. It is
  *       also the tabulated form of the walks ({@link #tabulated()}).

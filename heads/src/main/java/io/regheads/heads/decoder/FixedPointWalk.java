@@ -1,13 +1,13 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;
 import java.util.Arrays;
 
 /**
- * Exact inference over fixed-point digits of [0, 1] ({@link NumberTokenizer#isFixedPoint()}: value order is
- * lexicographic token order, as for normalized digits), without enumerating the tree:
+ * Exact inference over fixed-point digits of [0, 1] ({@link FixedPointDigits}: value order is lexicographic token
+ * order, as for normalized digits), without enumerating the tree:
  * <ul>
  *   <li>{@link #logDensity} and {@link #cdf}: one teacher-forced pass along the tokens of y; {@code F(y) = sum_k
  *       P(t_<k) sum_{d < t_k} p(d | t_<k) + P(t) u}, u the position of y inside its leaf.

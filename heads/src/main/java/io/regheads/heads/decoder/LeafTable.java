@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;
@@ -53,7 +54,8 @@ final class LeafTable implements DigitTree {
         this.options = options;
         this.tabulated = tabulated;
         this.density = tabulated ? this::tableDensity : y -> rows.scoredLogDensity(y, specials.finite());
-        this.support = new Once<>(rows.tok.isFixedPoint() ? () -> new double[] {0.0, 1.0} : this::listedSupport);
+        this.support = new Once<>(
+                rows.tok instanceof FixedPointDigits ? () -> new double[] {0.0, 1.0} : this::listedSupport);
         this.listing = new Once<>(this::list);
         this.table = new Once<>(this::score);
     }
@@ -111,7 +113,7 @@ final class LeafTable implements DigitTree {
         NumberTokenizer tk = rows.tok;
         List<int[]> seq = listing.get().sequences();
         Checks.require(seq != null, "the tokenizer has more than %d valid sequences: exact CDF, quantiles and mean"
-                + " need fixed-point digits or prefix ranges (NumberTokenizer capabilities); use sampling",
+                + " need fixed-point digits or prefix ranges (FixedPointDigits, PrefixRanges); use sampling",
                 options.maxLeaves());
         Interval[] iv = new Interval[seq.size()];
         for (int i = 0; i < iv.length; i++) {

@@ -1,14 +1,14 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
 import java.util.Arrays;
 
 /**
  * E[Y] of a decoder by expanding its token tree level by level under a certified error budget per row, for any
  * tokenizer whose prefixes have known value ranges ({@link Ranges}): normalized digits ({@link #NORMALIZED}, the
  * interval {@code [lo, lo + V^-L)} of a prefix of length L) and any tokenizer with prefix ranges, such as
- * sign/exponent/mantissa tokens ({@link #prefixRanges}: {@code NumberTokenizer.prefixRange}, widened by the
+ * sign/exponent/mantissa tokens ({@link #prefixRanges}: {@code PrefixRanges.prefixRange}, widened by the
  * detached zero cell on the zero path).
  *
  * <p>A node is a prefix of length L with known mass m (the product of its conditionals) and value range
@@ -57,12 +57,12 @@ final class MeanExpander {
     };
 
     /**
-     * A tokenizer with prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, e.g. sign-exponent-mantissa tokens):
-     * {@code prefixRange} of the child; on the path of the detached sequence (the zero spelling) its hull with that
+     * A tokenizer with prefix ranges ({@link PrefixRanges}, e.g. sign-exponent-mantissa tokens): {@code
+     * prefixRange} of the child; on the path of the detached sequence (the zero spelling) its hull with that
      * sequence's cell; a prefix whose only number completion is the detached sequence, and full sequences, are
      * leaves; sequences that decode to a special value have no value.
      */
-    static Ranges prefixRanges(NumberTokenizer tok) {
+    static Ranges prefixRanges(PrefixRanges tok) {
         int[] detached = tok.detachedSequence();
         Interval zero = detached == null ? null : tok.interval(detached);
         int t = tok.sequenceLength();

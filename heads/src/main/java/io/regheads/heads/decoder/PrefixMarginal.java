@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
 import io.regheads.core.internal.Checks;
+import io.regheads.core.token.FixedPointDigits;
 import io.regheads.heads.histogram.HistogramDistribution;
 
 /**
@@ -33,8 +34,8 @@ final class PrefixMarginal {
      *                                  maxLeaves
      */
     static HistogramDistribution of(DecoderRows rows, int k, int maxLeaves) {
-        Checks.require(rows.tok.isFixedPoint(), "firstTokens needs fixed-point digits of [0, 1] (a normalized "
-                + "decoder's tokenizer, isFixedPoint()), got %s", rows.tok);
+        Checks.require(rows.tok instanceof FixedPointDigits, "firstTokens needs fixed-point digits of [0, 1] (a "
+                + "normalized decoder's tokenizer, FixedPointDigits), got %s", rows.tok);
         Checks.inRange("k", k, 1, rows.t);
         int v = rows.v;
         double bins = Math.pow(v, k);

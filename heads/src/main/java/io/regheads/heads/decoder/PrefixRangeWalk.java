@@ -2,7 +2,7 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
 import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,15 +11,15 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Exact inference over a tokenizer with prefix ranges ({@link NumberTokenizer#hasPrefixRanges()}, e.g.
- * sign-exponent-mantissa tokens) that is not fixed point: CDF and quantiles by walking the token tree (T decoder steps
- * for all rows per query, no enumeration of the valid sequences), the density by one teacher-forced pass, and the
- * mean by the certified expansion with prefix value ranges ({@link #moments}).
+ * Exact inference over a tokenizer with prefix ranges ({@link PrefixRanges}, e.g. sign-exponent-mantissa tokens)
+ * that is not fixed point: CDF and quantiles by walking the token tree (T decoder steps for all rows per query, no
+ * enumeration of the valid sequences), the density by one teacher-forced pass, and the mean by the certified
+ * expansion with prefix value ranges ({@link #moments}).
  *
  * <p><b>Why a walk works.</b> Token order need not be value order (a {@code -} sign or exponent sign reverses the
  * digits after it), but every prefix still stands for one contiguous value range, disjoint from its siblings'
- * ({@link NumberTokenizer#prefixRange}), with at most one exception, the detached sequence ({@link
- * NumberTokenizer#detachedSequence()}; for sign-exponent-mantissa tokens the zero spelling {@code + + 0..0 0..0},
+ * ({@link PrefixRanges#prefixRange}), with at most one exception, the detached sequence ({@link
+ * PrefixRanges#detachedSequence()}; for sign-exponent-mantissa tokens the zero spelling {@code + + 0..0 0..0},
  * whose cell {@code [-B^eMin/2, B^eMin/2)} lies outside the ranges of its proper prefixes). Below it is called the
  * zero sequence. So the children of a prefix are turned into <em>pieces</em>, sorted by value: one piece per child,
  * except that the child on the zero path is split into the zero leaf (mass {@code P0 = P(zero sequence)}, from one
@@ -51,7 +51,7 @@ final class PrefixRangeWalk implements DigitTree {
     private final DecoderRows rows;
     private final SpecialMass specials;
     private final DecoderDistribution.Options options;
-    private final NumberTokenizer tok;
+    private final PrefixRanges tok;
     private final int b;
     private final int t;
     private final int v;
@@ -63,8 +63,9 @@ final class PrefixRangeWalk implements DigitTree {
 
     /** @throws IllegalArgumentException unless the tokenizer has prefix ranges */
     PrefixRangeWalk(DecoderRows rows, SpecialMass specials, DecoderDistribution.Options options) {
-        NumberTokenizer tok = rows.tok;
-        Checks.require(tok.hasPrefixRanges(), "the tree walk needs a tokenizer with prefix ranges, got %s", tok);
+        Checks.require(rows.tok instanceof PrefixRanges, "the tree walk needs a tokenizer with prefix ranges, got %s",
+                rows.tok);
+        PrefixRanges tok = (PrefixRanges) rows.tok;
         this.rows = rows;
         this.specials = specials;
         this.options = options;
@@ -114,7 +115,7 @@ final class PrefixRangeWalk implements DigitTree {
         return rows.scoredLogDensity(y, specials.finite());
     }
 
-    /** The low end of the whole number range (from {@link NumberTokenizer#prefixRange}, no enumeration). */
+    /** The low end of the whole number range (from {@link PrefixRanges#prefixRange}, no enumeration). */
     @Override
     public double[] lowest() {
         double[] out = new double[b];

@@ -3,6 +3,7 @@ package io.regheads.heads.decoder;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.Voting;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -13,7 +14,7 @@ import java.util.Map;
  * Builds a {@link VoteTable}: enumerates the full sequences of a repetition code level by level (one cached decoder
  * step for all live prefixes of a chunk of rows per position), keeping at most {@code budget} prefixes per row and
  * level, the most probable ones, and sums the mass of every full sequence into its vote ({@link
- * NumberTokenizer#vote}). The children of the prefixes it drops are not enumerated; their mass per row is the
+ * Voting#vote}). The children of the prefixes it drops are not enumerated; their mass per row is the
  * table's {@code dropped} (the total-variation bound). Stateless; not part of the public API.
  */
 final class VoteEnumeration {
@@ -27,7 +28,7 @@ final class VoteEnumeration {
      *
      * @param budget largest number of prefixes kept per row and level (>= 1)
      */
-    static VoteTable.Cells build(DecoderState start, NumberTokenizer tok, int b, int budget) {
+    static VoteTable.Cells build(DecoderState start, Voting tok, int b, int budget) {
         Enumeration en = new Enumeration(tok, budget, b);
         int v = tok.vocabularySize();
         int chunk = Math.max(1, MAX_STATE_ROWS / Math.max(1, v));
@@ -111,12 +112,12 @@ final class VoteEnumeration {
 
     /** One enumeration: the vote masses found so far per row, the mass dropped per row, and the limits. */
     private static final class Enumeration {
-        final NumberTokenizer tok;
+        final Voting tok;
         final int budget;
         final List<Map<String, double[]>> acc; // per row: inner sequence -> {mass}
         final double[] dropped;
 
-        Enumeration(NumberTokenizer tok, int budget, int b) {
+        Enumeration(Voting tok, int budget, int b) {
             this.tok = tok;
             this.budget = budget;
             this.acc = new ArrayList<>(b);

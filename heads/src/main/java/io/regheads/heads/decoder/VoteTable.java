@@ -1,15 +1,16 @@
 package io.regheads.heads.decoder;
 
+import io.regheads.core.internal.Checks;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.Voting;
 import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
- * The distribution of the <b>voted</b> value of a decoder over a repetition code ({@link
- * NumberTokenizer#repetitions()} {@code > 1}): the model spells {@code r T} tokens, {@link NumberTokenizer#vote}
- * turns them into one sequence s of the {@link NumberTokenizer#votedTokenizer()}, and
+ * The distribution of the <b>voted</b> value of a decoder over a repetition code ({@link Voting}, {@link
+ * Voting#repetitions()} {@code > 1}): the model spells {@code r T} tokens, {@link Voting#vote} turns them into one
+ * sequence s of the {@link Voting#votedTokenizer()}, and
  * {@code P(vote = s) = sum over the full sequences q with vote(q) = s of P(q)}. The value is spread uniformly over
  * the inner interval of s, so {@code density(y) = P(vote = s(y)) / width(s(y))} is a proper density, and cdf,
  * quantiles, mean, variance, mode and samples all come from one table of (inner interval, probability) per row.
@@ -46,10 +47,16 @@ final class VoteTable implements DigitTree {
     private final int b;
     private final Once<Cells> table;
 
-    /** Enumerates the votes of every row (on first use), keeping at most {@code maxLeaves} prefixes per level. */
+    /**
+     * Enumerates the votes of every row (on first use), keeping at most {@code maxLeaves} prefixes per level.
+     *
+     * @throws IllegalArgumentException unless the tokenizer votes ({@link Voting})
+     */
     VoteTable(DecoderRows rows, DecoderDistribution.Options options) {
+        Checks.require(rows.tok instanceof Voting, "the vote table needs a tokenizer that votes, got %s", rows.tok);
+        Voting tok = (Voting) rows.tok;
         this.b = rows.b;
-        this.table = new Once<>(() -> VoteEnumeration.build(rows.start(), rows.tok, rows.b, options.maxLeaves()));
+        this.table = new Once<>(() -> VoteEnumeration.build(rows.start(), tok, rows.b, options.maxLeaves()));
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.regheads.core.testing.DistributionContract;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.Voting;
 import io.regheads.tokenizers.HammingTokenizer;
 import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.RepeatedTokenizer;
@@ -55,7 +56,7 @@ class DecoderConfigurationsContractTest {
             double[] pos = d.probabilityPositiveInfinity();
             double[] neg = d.probabilityNegativeInfinity();
             double[] fin = d.probabilityFinite();
-            double[][] brute = tok.repetitions() > 1 ? null : specialMassByEnumeration(h, tok, phi);
+            double[][] brute = Voting.repetitionsOf(tok) > 1 ? null : specialMassByEnumeration(h, tok, phi);
             for (int r = 0; r < 2; r++) {
                 assertTrue(nan[r] > 1e-4 && pos[r] > 1e-4 && neg[r] > 1e-4 && fin[r] > 0.05,
                         name + ": an untrained head spreads mass over every outcome");
@@ -68,7 +69,7 @@ class DecoderConfigurationsContractTest {
                 }
             }
         }
-        boolean repeated = tok.repetitions() > 1;
+        boolean repeated = Voting.repetitionsOf(tok) > 1;
         if (!repeated) {
             DecoderDistributionTest.tableAgreesWithTreeAlgorithms(d);
             DistributionContract.verify(d.tabulated(), 20_000, 5);

@@ -9,7 +9,7 @@ import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.testing.GradientCheck;
 import io.regheads.core.token.Interval;
-import io.regheads.core.token.NumberTokenizer;
+import io.regheads.core.token.PrefixRanges;
 import io.regheads.tokenizers.NormalizedTokenizer;
 import io.regheads.tokenizers.UnnormalizedConfig;
 import io.regheads.tokenizers.UnnormalizedTokenizer;
@@ -193,10 +193,11 @@ class PrefixRangeWalkTest {
     }
 
     /**
-     * Normalized digits that hide their fixed-point structure and declare only prefix ranges (no detached
-     * sequence), so the distribution takes the tree walk instead of the fixed-point path.
+     * Normalized digits that hide their fixed-point structure and declare only prefix ranges ({@link PrefixRanges},
+     * not {@code FixedPointDigits}; no detached sequence), so the distribution takes the tree walk instead of the
+     * fixed-point path.
      */
-    private record RangesOnly(NormalizedTokenizer inner) implements NumberTokenizer {
+    private record RangesOnly(NormalizedTokenizer inner) implements PrefixRanges {
         public int sequenceLength() {
             return inner.sequenceLength();
         }
@@ -231,11 +232,6 @@ class PrefixRangeWalkTest {
 
         @Override
         public boolean everySequenceValid() {
-            return true;
-        }
-
-        @Override
-        public boolean hasPrefixRanges() {
             return true;
         }
 

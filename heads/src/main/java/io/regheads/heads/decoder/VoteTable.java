@@ -18,8 +18,8 @@ import org.apache.commons.rng.UniformRandomProvider;
  * <p><b>Enumeration and its budget.</b> The full sequences are enumerated level by level (one cached decoder step
  * for all live prefixes of a chunk of rows per position). At each level a row keeps at most {@code budget} prefixes,
  * the most probable ones; the children of the others are dropped and their mass {@code delta} (per row) is
- * reported by {@link #approximationBound()}. When nothing is dropped (every valid sequence enumerated: {@code V^{rT}} at most
- * {@code budget} per level) the table is <b>exact</b>. Otherwise the table is the enumerated part renormalised,
+ * reported by {@link #approximationBound()}. When nothing is dropped (every valid sequence enumerated: {@code
+ * V^{rT}} at most {@code budget} per level) the table is <b>exact</b>. Otherwise the table is the enumerated part renormalised,
  * {@code Phat(s) = P_enumerated(s) / (1 - delta)}, whose total-variation distance to the true law of the vote is at
  * most {@code delta}: {@code sup_y |Fhat(y) - F(y)| <= delta}, and quantiles are exact for levels shifted by at most
  * {@code delta}.

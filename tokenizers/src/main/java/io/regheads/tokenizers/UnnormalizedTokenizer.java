@@ -363,15 +363,7 @@ public final class UnnormalizedTokenizer implements PrefixRanges {
      */
     @Override
     public Interval prefixRange(int[] prefix, int length) {
-        checkPrefix(prefix, length);
-        int[] seq = Arrays.copyOf(prefix, sequenceLength());
-        for (int p = 0; p < length; p++) {
-            if (!isAllowed(p, seq, seq[p])) {
-                throw new IllegalArgumentException("prefix must follow the masks, got " + tokenString(seq[p])
-                        + " at position " + p + " in " + Arrays.toString(Arrays.copyOf(prefix, length)));
-            }
-        }
-        return rangeFrom(seq, length);
+        return rangeFrom(maskFollowing(prefix, length), length);
     }
 
     /** @return {@link #zeroSequence()}, the one sequence {@link #prefixRange} leaves out */
@@ -406,14 +398,7 @@ public final class UnnormalizedTokenizer implements PrefixRanges {
      */
     @Override
     public double narrowestCell(int[] prefix, int length) {
-        checkPrefix(prefix, length);
-        int[] seq = Arrays.copyOf(prefix, sequenceLength());
-        for (int p = 0; p < length; p++) {
-            if (!isAllowed(p, seq, seq[p])) {
-                throw new IllegalArgumentException("prefix must follow the masks, got " + tokenString(seq[p])
-                        + " at position " + p + " in " + Arrays.toString(Arrays.copyOf(prefix, length)));
-            }
-        }
+        int[] seq = maskFollowing(prefix, length);
         if (length >= 1 && config.specialTokens() && seq[0] >= nan) {
             return Double.POSITIVE_INFINITY;
         }
@@ -427,6 +412,19 @@ public final class UnnormalizedTokenizer implements PrefixRanges {
         int e = length < 2 ? sig.minExponent() : exponent(extreme(seq, length, seq[1] == minus, false));
         double bound = sig.quantum(e) * (1 + 1.0 / base) / 2 * (1 - 1e-12);
         return isZeroPrefix(seq, length) ? Math.min(bound, sig.zeroCell().width()) : bound;
+    }
+
+    /** A copy of prefix, of length T, once its first length tokens are checked to be in range and follow the masks. */
+    private int[] maskFollowing(int[] prefix, int length) {
+        checkPrefix(prefix, length);
+        int[] seq = Arrays.copyOf(prefix, sequenceLength());
+        for (int p = 0; p < length; p++) {
+            if (!isAllowed(p, seq, seq[p])) {
+                throw new IllegalArgumentException("prefix must follow the masks, got " + tokenString(seq[p])
+                        + " at position " + p + " in " + Arrays.toString(Arrays.copyOf(prefix, length)));
+            }
+        }
+        return seq;
     }
 
     private Interval rangeFrom(int[] seq, int length) {

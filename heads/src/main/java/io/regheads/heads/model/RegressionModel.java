@@ -453,17 +453,7 @@ public final class RegressionModel {
      */
     PredictiveDistribution predictHeadUnits(double[][] x) {
         requireFitted();
-        return tempered(rows.headUnits(head, fitted.xScaler(), x), fitted.temperature());
-    }
-
-    /** {@code d} at temperature t ({@link Temperable}); d itself at 1. */
-    private static PredictiveDistribution tempered(PredictiveDistribution d, double t) {
-        if (t == 1) {
-            return d;
-        }
-        Checks.require(d instanceof Temperable, "a temperature needs a head whose distribution takes one (histogram, "
-                + "mixture, pointwise, xVal), got %s", d.getClass().getSimpleName());
-        return ((Temperable) d).tempered(t);
+        return TemperatureFit.tempered(rows.headUnits(head, fitted.xScaler(), x), fitted.temperature());
     }
 
     /**
@@ -488,52 +478,9 @@ public final class RegressionModel {
         Checks.allFinite("heldOut targets", y);
         PredictiveDistribution base = rows.headUnits(head, fitted.xScaler(),
                 checkX(inModelOrder(heldOut.x(), heldOut.featureNames())));
-        Checks.require(base instanceof Temperable, "calibrateTemperature needs a head whose distribution takes a "
-                + "temperature (histogram, mixture, pointwise, xVal), got %s", head.getClass().getSimpleName());
-        java.util.function.DoubleUnaryOperator score = logT -> {
-            PredictiveDistribution d = fitted.target().toY(tempered(base, Math.exp(logT)));
-            double[] s = rule == ScoringRule.NLL ? d.logDensity(y) : d.crps(y);
-            double mean = 0;
-            for (double v : s) {
-                mean += rule == ScoringRule.NLL ? -v : v;
-            }
-            return mean / s.length;
-        };
-        double before = score.applyAsDouble(Math.log(fitted.temperature()));
-        double logT = goldenSection(score, Math.log(0.05), Math.log(20), 1e-4);
-        double after = score.applyAsDouble(logT);
-        double t = Math.exp(logT);
-        if (!(after < before)) { // no better than the current temperature: keep it
-            t = fitted.temperature();
-            after = before;
-        }
-        fitted = fitted.withTemperature(t);
-        return new TemperatureCalibration(t, rule, heldOut.rows(), before, after);
-    }
-
-    /** The minimiser of a unimodal {@code f} on [a, b] within {@code tol}, by golden-section search. */
-    private static double goldenSection(java.util.function.DoubleUnaryOperator f, double a, double b, double tol) {
-        double g = (Math.sqrt(5) - 1) / 2;
-        double c = b - g * (b - a);
-        double d = a + g * (b - a);
-        double fc = f.applyAsDouble(c);
-        double fd = f.applyAsDouble(d);
-        while (b - a > tol) {
-            if (fc <= fd) {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - g * (b - a);
-                fc = f.applyAsDouble(c);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + g * (b - a);
-                fd = f.applyAsDouble(d);
-            }
-        }
-        return (a + b) / 2;
+        TemperatureCalibration c = TemperatureFit.fit(base, head, fitted.target(), y, rule, fitted.temperature());
+        fitted = fitted.withTemperature(c.temperature());
+        return c;
     }
 
     /**

@@ -17,7 +17,6 @@ import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TargetScaling;
 import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Points;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.metrics.Evaluation;
@@ -197,7 +196,7 @@ public final class RegressionModel {
         // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
         // level once the encoder fits the training rows closely)
         Dataset rest = h.validation() != null ? h.validation() : h.train();
-        head.afterFit(encode(rest.x(), false), rest.y());
+        head.afterFit(rows.encode(rest.x()), rest.y());
         return result;
     }
 
@@ -243,17 +242,14 @@ public final class RegressionModel {
         return fitted.xScaler().transform(data).withY(fitted.target().toHead(data.y()));
     }
 
-    /** phi for rows of x ({@code standardise}: apply the x scaler first). */
-    private INDArray encode(double[][] x, boolean standardise) {
-        return rows.encode(standardise ? fitted.xScaler().transform(x) : x);
-    }
-
     private void requireFitted() {
         Checks.require(isFitted(), "model must be fitted (or loaded) before predicting");
     }
 
-    private double[][] checkX(double[][] x) {
-        return rows.check(x);
+    /** The prediction path of the fitted model as it is now. */
+    private Predictor predictor() {
+        requireFitted();
+        return new Predictor(head, fitted, rows);
     }
 
     /**
@@ -278,9 +274,7 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public PredictiveDistribution predict(double[][] x) {
-        requireFitted();
-        fitted.names().positional();
-        return fitted.target().toY(predictHeadUnits(checkX(x)));
+        return predictor().positional().distribution(x);
     }
 
     /**
@@ -306,8 +300,7 @@ public final class RegressionModel {
      *                                  feature of the model (the message names it)
      */
     public PredictiveDistribution predict(double[][] x, List<String> columns) {
-        requireFitted();
-        return fitted.target().toY(predictHeadUnits(checkX(inModelOrder(x, columns))));
+        return predictor().distribution(inModelOrder(x, columns));
     }
 
     /**
@@ -318,8 +311,7 @@ public final class RegressionModel {
      */
     public double[] predictPoint(Dataset data) {
         Checks.notNull("data", data);
-        requireFitted();
-        return point(inModelOrder(data.x(), data.featureNames()), Decoding.of(pointEstimate()));
+        return predictor().point(inModelOrder(data.x(), data.featureNames()), Decoding.of(pointEstimate()));
     }
 
     /**
@@ -440,11 +432,7 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted, x is invalid or y has the wrong length
      */
     public double[] logLikelihood(double[][] x, double[] y) {
-        requireFitted();
-        fitted.names().positional();
-        PredictiveDistribution d = fitted.target().toY(predictHeadUnits(checkX(x)));
-        SpecialValues s = d instanceof SpecialValues sv ? sv : new AffineTransformed(d, 1.0, 0.0);
-        return s.logLikelihood(y);
+        return predictor().positional().logLikelihood(x, y);
     }
 
     /**
@@ -452,8 +440,7 @@ public final class RegressionModel {
      * chunk through a pooled workspace.
      */
     PredictiveDistribution predictHeadUnits(double[][] x) {
-        requireFitted();
-        return TemperatureFit.tempered(rows.headUnits(head, fitted.xScaler(), x), fitted.temperature());
+        return predictor().headUnits(x);
     }
 
     /**
@@ -473,11 +460,10 @@ public final class RegressionModel {
     public TemperatureCalibration calibrateTemperature(Dataset heldOut, ScoringRule rule) {
         Checks.notNull("heldOut", heldOut);
         Checks.notNull("rule", rule);
-        requireFitted();
+        Predictor p = predictor();
         double[] y = heldOut.y();
         Checks.allFinite("heldOut targets", y);
-        PredictiveDistribution base = rows.headUnits(head, fitted.xScaler(),
-                checkX(inModelOrder(heldOut.x(), heldOut.featureNames())));
+        PredictiveDistribution base = p.untempered(rows.check(inModelOrder(heldOut.x(), heldOut.featureNames())));
         TemperatureCalibration c = TemperatureFit.fit(base, head, fitted.target(), y, rule, fitted.temperature());
         fitted = fitted.withTemperature(c.temperature());
         return c;
@@ -491,8 +477,7 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted
      */
     public boolean takesTemperature() {
-        requireFitted();
-        return rows.headUnits(head, fitted.xScaler(), new double[1][inputWidth]) instanceof Temperable;
+        return predictor().untempered(new double[1][inputWidth]) instanceof Temperable;
     }
 
     /** The temperature of the predictive distributions: 1 unless {@link #calibrateTemperature} set another. */
@@ -520,7 +505,7 @@ public final class RegressionModel {
     public OutOfRangeReport outOfRange(double[][] x, double k) {
         requireFitted();
         fitted.names().positional();
-        checkX(x);
+        rows.check(x);
         Checks.positive("k", k);
         if (fitted.inputMean() == null) {
             throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
@@ -586,9 +571,7 @@ public final class RegressionModel {
      *                                  SAMPLE_MEAN under the LOG target transform
      */
     public double[] predictPoint(double[][] x, Decoding decoding) {
-        requireFitted();
-        fitted.names().positional();
-        return point(x, decoding);
+        return predictor().positional().point(x, decoding);
     }
 
     /**
@@ -600,43 +583,7 @@ public final class RegressionModel {
      *                                  not a feature of the model (the message names it)
      */
     public double[] predictPoint(double[][] x, List<String> columns, Decoding decoding) {
-        requireFitted();
-        return point(inModelOrder(x, columns), decoding);
-    }
-
-    /** {@link #predictPoint(double[][], Decoding)} for rows in the model's column order. */
-    private double[] point(double[][] x, Decoding decoding) {
-        Checks.notNull("decoding", decoding);
-        PointEstimate estimate = decoding.point();
-        boolean log = fitted.target().scaler().transform() == TargetTransform.LOG;
-        if (log && (estimate == PointEstimate.MEAN || estimate == PointEstimate.MODE
-                || estimate == PointEstimate.AUTO)) {
-            // none commutes with expm1: the mean and mode of y's own distribution (see Expm1Transformed)
-            PredictiveDistribution d = fitted.target().toY(predictHeadUnits(checkX(x)));
-            return estimate == PointEstimate.MODE ? d.mode() : Points.meanElseMedian(d);
-        }
-        Checks.require(!log || estimate != PointEstimate.SAMPLE_MEAN, "decoding must not be SAMPLE_MEAN under the LOG "
-                + "target transform (samples are averaged in log1p(y - min)); use MEAN or SAMPLE_MEDIAN, got %s",
-                decoding);
-        double[] p = fromDistribution(estimate)
-                ? Points.summary(fitted.target().withTails(predictHeadUnits(checkX(x))), estimate)
-                : head.point(encode(checkX(x), true), decoding);
-        return fitted.target().pointsToY(p);
-    }
-
-    /**
-     * Whether a point estimate is a summary of the predictive distribution that {@link #predict} builds (tails
-     * included), so that {@code predictPoint} and {@code predict(x).mean()} (median, mode) are one computation and
-     * agree bit for bit: MEAN, MEDIAN and MODE for every head, and GREEDY and AUTO for a head that generates no
-     * tokens. A head that generates tokens decodes GREEDY (beam search), AUTO (the certified mean, else the median)
-     * and the sample summaries itself, as every head decodes the sample summaries.
-     */
-    private boolean fromDistribution(PointEstimate estimate) {
-        return switch (estimate) {
-            case MEAN, MEDIAN, MODE -> true;
-            case GREEDY, AUTO -> !head.generatesTokens();
-            default -> false;
-        };
+        return predictor().point(inModelOrder(x, columns), decoding);
     }
 
     /**
@@ -646,9 +593,7 @@ public final class RegressionModel {
      * @throws IllegalArgumentException if the model is not fitted or x is invalid
      */
     public PredictiveDistribution predictUnit(double[][] x) {
-        requireFitted();
-        fitted.names().positional();
-        return fitted.target().toUnit(predictHeadUnits(checkX(x)));
+        return predictor().positional().unit(x);
     }
 
     /**

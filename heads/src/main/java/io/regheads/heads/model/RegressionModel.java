@@ -392,16 +392,11 @@ public final class RegressionModel {
      */
     public int[] columnOrder(List<String> columns) {
         Checks.notNull("columns", columns);
-        ColumnNames names = fitted.names();
-        if (!names.known()) {
-            Checks.require(columns.size() == inputWidth, "columns must be %d (the model's input width, matched by "
-                    + "position: it records no names), got %d", inputWidth, columns.size());
-        }
-        return names.order(columns);
+        return fitted.names().order(columns, inputWidth);
     }
 
     private double[][] inModelOrder(double[][] x, List<String> columns) {
-        return ColumnNames.reordered(Checks.notNull("x", x), columnOrder(columns));
+        return fitted.names().inOrder(x, columns, inputWidth);
     }
 
     /**

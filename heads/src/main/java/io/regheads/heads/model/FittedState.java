@@ -1,7 +1,9 @@
 package io.regheads.heads.model;
 
+import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.internal.Checks;
+import java.util.Arrays;
 
 /**
  * What a fitted model knows of its training data besides its weights, saved with it: the x scaler, the target
@@ -14,9 +16,33 @@ import io.regheads.core.internal.Checks;
 record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
         ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal, double temperature) {
 
+    /**
+     * The state a fit starts from: the x scaler fitted on {@code train} (the identity when {@code standardizeX} is
+     * off), the target pipeline, the features' statistics ({@link #statistics}) and the column names of {@code
+     * train}; no provenance, conformal intervals or temperature yet.
+     */
+    static FittedState start(Dataset train, TargetPipeline target, boolean standardizeX) {
+        StandardScaler xScaler = standardizeX ? StandardScaler.fit(train) : identity(train.features());
+        double[][] stats = statistics(train.x());
+        return new FittedState(xScaler, target, stats[0], stats[1], null,
+                ColumnNames.of(train.featureNames(), train.targetName(), train.features()), null, 1.0);
+    }
+
+    private static StandardScaler identity(int features) {
+        double[] mean = new double[features];
+        double[] scale = new double[features];
+        Arrays.fill(scale, 1.0);
+        return StandardScaler.of(mean, scale);
+    }
+
     /** This state with other feature statistics and provenance (after a training run made outside {@code fit}). */
     FittedState withTraining(double[] mean, double[] sd, ModelProvenance p) {
         return new FittedState(xScaler, target, mean, sd, p, names, conformal, temperature);
+    }
+
+    /** This state with the provenance of the fit. */
+    FittedState withProvenance(ModelProvenance p) {
+        return new FittedState(xScaler, target, inputMean, inputSd, p, names, conformal, temperature);
     }
 
     /** This state with conformal intervals. */
@@ -27,6 +53,30 @@ record FittedState(StandardScaler xScaler, TargetPipeline target, double[] input
     /** This state with a temperature (1: none). */
     FittedState withTemperature(double t) {
         return new FittedState(xScaler, target, inputMean, inputSd, provenance, names, conformal, t);
+    }
+
+    /**
+     * The conformal intervals.
+     *
+     * @throws IllegalArgumentException if none are fitted
+     */
+    ConformalIntervals requireConformal() {
+        Checks.require(conformal != null, "this model has no conformal intervals: calibrateIntervals(rows it did not "
+                + "train on) first");
+        return conformal;
+    }
+
+    /**
+     * {@link OutOfRangeReport#of} for rows of x (checked) against the training statistics.
+     *
+     * @throws IllegalStateException if there are none (the training features' statistics overflow double)
+     */
+    OutOfRangeReport outOfRange(double[][] x, double k) {
+        if (inputMean == null) {
+            throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
+                    + "scale the features down and refit it to check inputs");
+        }
+        return OutOfRangeReport.of(x, inputMean, inputSd, k);
     }
 
     /**

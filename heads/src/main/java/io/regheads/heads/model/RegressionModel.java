@@ -179,19 +179,17 @@ public final class RegressionModel {
         TargetPipeline.checkTargets(y, requested, config.targetTransform());
         TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested,
                 message -> warn(message, progress));
-        StandardScaler xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
-        double[][] stats = FittedState.statistics(train.x());
+        FittedState start = FittedState.start(train, target, config.standardizeX());
         HeadSpec adapted = requested.fittedTo(target.toHead(y));
         if (!adapted.equals(config.head())) {
             config = config.withHead(adapted);
             head = adapted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
         }
-        fitted = new FittedState(xScaler, target, stats[0], stats[1], null,
-                ColumnNames.of(train.featureNames(), train.targetName(), inputWidth), null, 1.0);
+        fitted = start;
         Trainer trainer = new Trainer(config.trainer(), progress);
         Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
         TrainingResult result = trainer.fit(asTrainable(), h.train(), h.validation());
-        fitted = fitted.withTraining(stats[0], stats[1], ModelProvenance.of(config.head(), h.train().rows(),
+        fitted = fitted.withProvenance(ModelProvenance.of(config.head(), h.train().rows(),
                 h.validation() == null ? 0 : h.validation().rows(), result));
         // the head's after-fit step on held-out rows when there are any (training residuals understate a noise
         // level once the encoder fits the training rows closely)
@@ -229,13 +227,6 @@ public final class RegressionModel {
     private static void warn(String message, ProgressListener progress) {
         LOG.warn(message);
         progress.onWarning(message);
-    }
-
-    private static StandardScaler identity(int features) {
-        double[] mean = new double[features];
-        double[] scale = new double[features];
-        java.util.Arrays.fill(scale, 1.0);
-        return StandardScaler.of(mean, scale);
     }
 
     private Dataset toHeadUnits(Dataset data) {
@@ -328,13 +319,7 @@ public final class RegressionModel {
      */
     public Evaluation evaluate(Dataset data, double... levels) {
         Checks.notNull("data", data);
-        double[] y = data.y();
-        for (int i = 0; i < y.length; i++) {
-            if (!Double.isFinite(y[i])) {
-                throw new IllegalArgumentException("evaluate scores finite targets, got " + y[i] + " at row " + i
-                        + " (logLikelihood scores NaN and infinite outcomes)");
-            }
-        }
+        double[] y = TargetPipeline.checkScored(data.y());
         return Evaluation.of(predict(data), predictPoint(data), y, levels);
     }
 
@@ -374,9 +359,7 @@ public final class RegressionModel {
      */
     public double[][] conformalInterval(Dataset data, double level) {
         requireFitted();
-        Checks.require(fitted.conformal() != null, "this model has no conformal intervals: calibrateIntervals(rows "
-                + "it did not train on) first");
-        return fitted.conformal().interval(predict(data), level);
+        return fitted.requireConformal().interval(predict(data), level);
     }
 
     /**
@@ -502,11 +485,7 @@ public final class RegressionModel {
         fitted.names().positional();
         rows.check(x);
         Checks.positive("k", k);
-        if (fitted.inputMean() == null) {
-            throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
-                    + "scale the features down and refit it to check inputs");
-        }
-        return OutOfRangeReport.of(x, fitted.inputMean(), fitted.inputSd(), k);
+        return fitted.outOfRange(x, k);
     }
 
     /**

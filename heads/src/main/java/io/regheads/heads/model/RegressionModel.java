@@ -687,16 +687,13 @@ public final class RegressionModel {
     }
 
     private static RegressionModel fromCheckpoint(Checkpoint c, String where) {
-        ModelFile.Contents f = ModelFile.read(c, where);
-        try {
+        return ModelFile.restore(c, where, f -> {
             RegressionModel m = new RegressionModel(f.config(), f.inputWidth(), f.type());
             c.loadInto(m.params());
             m.fitted = f.fitted();
             m.head.restoreState(f.state());
             return m;
-        } catch (IllegalArgumentException e) {
-            throw ModelFile.invalid(where, e);
-        }
+        });
     }
 
     @Override

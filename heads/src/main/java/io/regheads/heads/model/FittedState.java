@@ -35,6 +35,11 @@ record FittedState(StandardScaler xScaler, TargetPipeline target, double[] input
         return StandardScaler.of(mean, scale);
     }
 
+    /** {@code data} in the head's units: x standardised by the x scaler, y mapped by the target pipeline. */
+    Dataset toHeadUnits(Dataset data) {
+        return xScaler.transform(data).withY(target.toHead(data.y()));
+    }
+
     /** This state with other feature statistics and provenance (after a training run made outside {@code fit}). */
     FittedState withTraining(double[] mean, double[] sd, ModelProvenance p) {
         return new FittedState(xScaler, target, mean, sd, p, names, conformal, temperature);

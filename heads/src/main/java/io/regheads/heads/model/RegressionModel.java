@@ -187,7 +187,7 @@ public final class RegressionModel {
         }
         fitted = start;
         Trainer trainer = new Trainer(config.trainer(), progress);
-        Trainer.Holdout h = trainer.holdout(toHeadUnits(train));
+        Trainer.Holdout h = trainer.holdout(fitted.toHeadUnits(train));
         TrainingResult result = trainer.fit(asTrainable(), h.train(), h.validation());
         fitted = fitted.withProvenance(ModelProvenance.of(config.head(), h.train().rows(),
                 h.validation() == null ? 0 : h.validation().rows(), result));
@@ -227,10 +227,6 @@ public final class RegressionModel {
     private static void warn(String message, ProgressListener progress) {
         LOG.warn(message);
         progress.onWarning(message);
-    }
-
-    private Dataset toHeadUnits(Dataset data) {
-        return fitted.xScaler().transform(data).withY(fitted.target().toHead(data.y()));
     }
 
     private void requireFitted() {
@@ -585,7 +581,7 @@ public final class RegressionModel {
      */
     public Dataset toHeadUnitsOf(Dataset data) {
         requireFitted();
-        return toHeadUnits(data);
+        return fitted.toHeadUnits(data);
     }
 
     /**

@@ -2,8 +2,12 @@ package io.regheads.heads.model;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
+import io.regheads.core.head.HeadSpec;
 import io.regheads.core.internal.Checks;
+import io.regheads.core.train.ProgressListener;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a fitted model knows of its training data besides its weights, saved with it: the x scaler, the target
@@ -15,17 +19,34 @@ import java.util.Arrays;
  */
 record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
         ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal, double temperature) {
+    /** The model's logger: warnings about the training targets are the model's. */
+    private static final Logger LOG = LoggerFactory.getLogger(RegressionModel.class);
 
     /**
-     * The state a fit starts from: the x scaler fitted on {@code train} (the identity when {@code standardizeX} is
-     * off), the target pipeline, the features' statistics ({@link #statistics}) and the column names of {@code
-     * train}; no provenance, conformal intervals or temperature yet.
+     * The state a fit starts from: the targets {@code y} of {@code train} checked for the requested head ({@link
+     * TargetPipeline#checkTargets}) and its target pipeline fitted on them ({@link TargetPipeline#fit}), the x scaler
+     * fitted on {@code train} (the identity when {@link ModelConfig#standardizeX()} is off), the features' statistics
+     * ({@link #statistics}) and the column names of {@code train}; no provenance, conformal intervals or temperature.
+     *
+     * @param progress receives each warning about the targets (one line), also logged through SLF4J (the model's
+     *                 logger, WARN)
+     * @throws IllegalArgumentException as {@link TargetPipeline#checkTargets} and {@link TargetPipeline#fit}
      */
-    static FittedState start(Dataset train, TargetPipeline target, boolean standardizeX) {
-        StandardScaler xScaler = standardizeX ? StandardScaler.fit(train) : identity(train.features());
+    static FittedState start(Dataset train, double[] y, ModelConfig config, HeadSpec requested,
+            ProgressListener progress) {
+        TargetPipeline.checkTargets(y, requested, config.targetTransform());
+        TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested,
+                message -> warn(message, progress));
+        StandardScaler xScaler = config.standardizeX() ? StandardScaler.fit(train) : identity(train.features());
         double[][] stats = statistics(train.x());
         return new FittedState(xScaler, target, stats[0], stats[1], null,
                 ColumnNames.of(train.featureNames(), train.targetName(), train.features()), null, 1.0);
+    }
+
+    /** A warning for the user: logged through SLF4J (WARN) and given to the listener. */
+    private static void warn(String message, ProgressListener progress) {
+        LOG.warn(message);
+        progress.onWarning(message);
     }
 
     private static StandardScaler identity(int features) {
@@ -74,9 +95,11 @@ record FittedState(StandardScaler xScaler, TargetPipeline target, double[] input
     /**
      * {@link OutOfRangeReport#of} for rows of x (checked) against the training statistics.
      *
-     * @throws IllegalStateException if there are none (the training features' statistics overflow double)
+     * @throws IllegalArgumentException if k is not > 0 and finite
+     * @throws IllegalStateException    if there are no statistics (the training features' overflow double)
      */
     OutOfRangeReport outOfRange(double[][] x, double k) {
+        Checks.positive("k", k);
         if (inputMean == null) {
             throw new IllegalStateException("this model has no training feature statistics (they overflow double): "
                     + "scale the features down and refit it to check inputs");

@@ -9,9 +9,11 @@ import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Points;
+import java.util.List;
 
 /**
- * What a fitted model predicts for rows in its column order: the head's distribution in its own units at the model's
+ * What a fitted model predicts for rows in its column order, or with named columns put in that order ({@link
+ * ColumnNames#inOrder}): the head's distribution in its own units at the model's
  * temperature, mapped to y's units (or y01's) by the target pipeline, the log-likelihood of mixed outcomes, and point
  * predictions, taken from that same distribution where it has them and decoded by the head otherwise. The model's
  * head and fitted state as they are when it is made (one per call of {@link RegressionModel}); thread-safe as the
@@ -39,6 +41,11 @@ final class Predictor {
         return rows.headUnits(head, fitted.xScaler(), x);
     }
 
+    /** {@link #untempered(double[][])} for rows with named columns, checked here. */
+    PredictiveDistribution untempered(double[][] x, List<String> columns) {
+        return untempered(rows.check(inOrder(x, columns)));
+    }
+
     /** The head's distribution in its own units for rows of x (checked), at the model's temperature. */
     PredictiveDistribution headUnits(double[][] x) {
         return TemperatureFit.tempered(untempered(x), fitted.temperature());
@@ -51,6 +58,11 @@ final class Predictor {
      */
     PredictiveDistribution distribution(double[][] x) {
         return fitted.target().toY(headUnits(rows.check(x)));
+    }
+
+    /** {@link #distribution(double[][])} for rows with named columns. */
+    PredictiveDistribution distribution(double[][] x, List<String> columns) {
+        return distribution(inOrder(x, columns));
     }
 
     /** As {@link #distribution}, in y01's units ({@link TargetPipeline#toUnit}). */
@@ -94,6 +106,20 @@ final class Predictor {
                 ? Points.summary(fitted.target().withTails(headUnits(rows.check(x))), estimate)
                 : head.point(rows.encode(fitted.xScaler().transform(rows.check(x))), decoding);
         return fitted.target().pointsToY(p);
+    }
+
+    /** {@link #point(double[][], Decoding)} for rows with named columns. */
+    double[] point(double[][] x, List<String> columns, Decoding decoding) {
+        return point(inOrder(x, columns), decoding);
+    }
+
+    /**
+     * x's rows in the model's column order.
+     *
+     * @throws IllegalArgumentException if x is null, or a column is missing, unknown or repeated (named)
+     */
+    private double[][] inOrder(double[][] x, List<String> columns) {
+        return fitted.names().inOrder(x, columns, rows.width());
     }
 
     /**

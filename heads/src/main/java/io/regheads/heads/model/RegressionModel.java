@@ -2,15 +2,12 @@ package io.regheads.heads.model;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
-import io.regheads.core.data.StandardScaler;
 import io.regheads.core.data.TargetCheck;
 import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
-import io.regheads.core.dist.AffineTransformed;
-import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.dist.Temperable;
 import io.regheads.core.dist.SpecialValues;
+import io.regheads.core.dist.Temperable;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
@@ -20,7 +17,6 @@ import io.regheads.core.internal.Checks;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.metrics.Evaluation;
-import io.regheads.core.head.Targets;
 import io.regheads.core.nn.MlpEncoder;
 import io.regheads.core.nn.MlpEncoderConfig;
 import io.regheads.core.nn.Param;
@@ -32,13 +28,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The model users call: an MLP encoder phi(x), a head and a loss, with the data scaling done for them.
@@ -82,8 +75,8 @@ import org.slf4j.LoggerFactory;
  * <p>Not thread-safe while fitting; after fitting, {@code predict} may be called from several threads.
  */
 public final class RegressionModel {
-    private static final Logger LOG = LoggerFactory.getLogger(RegressionModel.class);
-
+    // A facade: Predictor predicts, TemperatureFit calibrates the temperature, ModelFile saves and loads,
+    // FittedState keeps what the fit learnt of the data, TargetPipeline and RowEncoder map and check y and x.
     private final HeadSpec requested; // the head as configured, before fittedTo
     private ModelConfig config;
     private final int inputWidth;
@@ -91,10 +84,8 @@ public final class RegressionModel {
     private final MlpEncoder encoder;
     private RegressionHead<?> head;
     private final Loss loss;
-    /** Scalers, feature statistics, provenance and column names: null until fitted or loaded. */
-    private FittedState fitted;
-    /** Rows into the encoder, with reused prediction buffers. */
-    private final RowEncoder rows;
+    private FittedState fitted; // scalers, statistics, provenance, names: null until fitted or loaded
+    private final RowEncoder rows; // rows into the encoder, with reused prediction buffers
 
     private RegressionModel(ModelConfig config, int inputWidth, DataType type) {
         this.config = Checks.notNull("config", config);
@@ -171,16 +162,11 @@ public final class RegressionModel {
      *                                  give a warning, logged through SLF4J and given to {@code progress})
      */
     public TrainingResult fit(Dataset train, ProgressListener progress) {
-        Checks.notNull("train", train);
-        Checks.require(train.features() == inputWidth, "train must have %d features, got %d", inputWidth, train.features());
-        Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        rows.checkTrain(train);
         Checks.notNull("progress", progress);
         double[] y = train.y();
-        TargetPipeline.checkTargets(y, requested, config.targetTransform());
-        TargetPipeline target = TargetPipeline.fit(y, config.targetTransform(), requested,
-                message -> warn(message, progress));
-        FittedState start = FittedState.start(train, target, config.standardizeX());
-        HeadSpec adapted = requested.fittedTo(target.toHead(y));
+        FittedState start = FittedState.start(train, y, config, requested, progress);
+        HeadSpec adapted = requested.fittedTo(start.target().toHead(y));
         if (!adapted.equals(config.head())) {
             config = config.withHead(adapted);
             head = adapted.build(config.encoderWidth(), config.trainer().seed() + 1, type);
@@ -216,27 +202,23 @@ public final class RegressionModel {
             TrainingResult result) {
         requireFitted();
         FittedState.checkStatistics(featureMean, featureSd, inputWidth);
-        Checks.require(trainingRows >= 1, "trainingRows must be >= 1, got %s", trainingRows);
-        Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
-        Checks.notNull("result", result);
         fitted = fitted.withTraining(featureMean.clone(), featureSd.clone(),
-                ModelProvenance.of(config.head(), trainingRows, validationRows, result));
-    }
-
-    /** A warning for the user: logged through SLF4J (this class's logger, WARN) and given to the listener. */
-    private static void warn(String message, ProgressListener progress) {
-        LOG.warn(message);
-        progress.onWarning(message);
+                ModelProvenance.recorded(config.head(), trainingRows, validationRows, result));
     }
 
     private void requireFitted() {
         Checks.require(isFitted(), "model must be fitted (or loaded) before predicting");
     }
 
+    /** The fitted state; throws if the model is not fitted. */
+    private FittedState fitted() {
+        requireFitted();
+        return fitted;
+    }
+
     /** The prediction path of the fitted model as it is now. */
     private Predictor predictor() {
-        requireFitted();
-        return new Predictor(head, fitted, rows);
+        return new Predictor(head, fitted(), rows);
     }
 
     /**
@@ -287,7 +269,7 @@ public final class RegressionModel {
      *                                  feature of the model (the message names it)
      */
     public PredictiveDistribution predict(double[][] x, List<String> columns) {
-        return predictor().distribution(inModelOrder(x, columns));
+        return predictor().distribution(x, columns);
     }
 
     /**
@@ -298,7 +280,7 @@ public final class RegressionModel {
      */
     public double[] predictPoint(Dataset data) {
         Checks.notNull("data", data);
-        return predictor().point(inModelOrder(data.x(), data.featureNames()), Decoding.of(pointEstimate()));
+        return predictor().point(data.x(), data.featureNames(), Decoding.of(pointEstimate()));
     }
 
     /**
@@ -341,8 +323,7 @@ public final class RegressionModel {
 
     /** The conformal intervals of {@link #calibrateIntervals}, if fitted. */
     public Optional<ConformalIntervals> conformalIntervals() {
-        requireFitted();
-        return Optional.ofNullable(fitted.conformal());
+        return Optional.ofNullable(fitted().conformal());
     }
 
     /**
@@ -354,8 +335,7 @@ public final class RegressionModel {
      *                                  #calibrateIntervals} first) or none at this level, or a column is missing
      */
     public double[][] conformalInterval(Dataset data, double level) {
-        requireFitted();
-        return fitted.requireConformal().interval(predict(data), level);
+        return fitted().requireConformal().interval(predict(data), level);
     }
 
     /**
@@ -374,24 +354,18 @@ public final class RegressionModel {
         return fitted.names().order(columns, inputWidth);
     }
 
-    private double[][] inModelOrder(double[][] x, List<String> columns) {
-        return fitted.names().inOrder(x, columns, inputWidth);
-    }
-
     /**
      * The names of the feature columns the model was trained on, in the order its inputs take them ({@link
      * Dataset#featureNames()} of the training data); empty for a model trained without names (its inputs are taken
      * by position).
      */
     public List<String> featureNames() {
-        requireFitted();
-        return fitted.names().features();
+        return fitted().names().features();
     }
 
     /** The name of the target column of the training data, if the model records it. */
     public Optional<String> targetName() {
-        requireFitted();
-        return fitted.names().target();
+        return fitted().names().target();
     }
 
     /**
@@ -435,10 +409,9 @@ public final class RegressionModel {
         Checks.notNull("heldOut", heldOut);
         Checks.notNull("rule", rule);
         Predictor p = predictor();
-        double[] y = heldOut.y();
-        Checks.allFinite("heldOut targets", y);
-        PredictiveDistribution base = p.untempered(rows.check(inModelOrder(heldOut.x(), heldOut.featureNames())));
-        TemperatureCalibration c = TemperatureFit.fit(base, head, fitted.target(), y, rule, fitted.temperature());
+        double[] y = Checks.allFinite("heldOut targets", heldOut.y());
+        TemperatureCalibration c = TemperatureFit.fit(p.untempered(heldOut.x(), heldOut.featureNames()), head,
+                fitted.target(), y, rule, fitted.temperature());
         fitted = fitted.withTemperature(c.temperature());
         return c;
     }
@@ -456,8 +429,7 @@ public final class RegressionModel {
 
     /** The temperature of the predictive distributions: 1 unless {@link #calibrateTemperature} set another. */
     public double temperature() {
-        requireFitted();
-        return fitted.temperature();
+        return fitted().temperature();
     }
 
     /**
@@ -477,11 +449,9 @@ public final class RegressionModel {
      *                                  overflow double
      */
     public OutOfRangeReport outOfRange(double[][] x, double k) {
-        requireFitted();
-        fitted.names().positional();
-        rows.check(x);
-        Checks.positive("k", k);
-        return fitted.outOfRange(x, k);
+        FittedState f = fitted();
+        f.names().positional();
+        return f.outOfRange(rows.check(x), k);
     }
 
     /**
@@ -553,7 +523,7 @@ public final class RegressionModel {
      *                                  not a feature of the model (the message names it)
      */
     public double[] predictPoint(double[][] x, List<String> columns, Decoding decoding) {
-        return predictor().point(inModelOrder(x, columns), decoding);
+        return predictor().point(x, columns, decoding);
     }
 
     /**
@@ -580,8 +550,7 @@ public final class RegressionModel {
      * HeadSpec#targetScaling()} maps it).
      */
     public Dataset toHeadUnitsOf(Dataset data) {
-        requireFitted();
-        return fitted.toHeadUnits(data);
+        return fitted().toHeadUnits(data);
     }
 
     /**
@@ -590,14 +559,12 @@ public final class RegressionModel {
      * the head's units ({@link HeadSpec#targetScaling()} starts from its min and max).
      */
     public MinMaxScaler yScaler() {
-        requireFitted();
-        return fitted.target().scaler().unit();
+        return fitted().target().scaler().unit();
     }
 
     /** The map of y to the head's unit interval and back, fitted on the training rows. */
     public TargetScaler targetScaler() {
-        requireFitted();
-        return fitted.target().scaler();
+        return fitted().target().scaler();
     }
 
     /**
@@ -606,11 +573,8 @@ public final class RegressionModel {
      * {@link #recordTraining}.
      */
     public Optional<ModelProvenance> provenance() {
-        requireFitted();
-        return Optional.ofNullable(fitted.provenance());
+        return Optional.ofNullable(fitted().provenance());
     }
-
-    // ------------------------------------------------------------------ save / load
 
     /**
      * Writes config, head state, scalers, feature statistics, provenance, column names and weights to {@code file}:

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * pipeline, the training mean and population standard deviation of each feature (null when they overflow double;
  * {@link RegressionModel#outOfRange} compares new rows with them), the provenance of the fit (null if unknown),
  * the column names, the conformal intervals fitted after training (null if none) and the temperature of the
- * predictive distributions (1 unless calibrated). Immutable once made (the
- * arrays are not handed out).
+ * predictive distributions (1 unless calibrated). Also how a fit starts it ({@link #start}: the targets checked,
+ * the scalers fitted) and the questions answered from it: rows in the head's units, out-of-range rows, the
+ * conformal intervals. Immutable once made (the arrays are not handed out).
  */
 record FittedState(StandardScaler xScaler, TargetPipeline target, double[] inputMean, double[] inputSd,
         ModelProvenance provenance, ColumnNames names, ConformalIntervals conformal, double temperature) {

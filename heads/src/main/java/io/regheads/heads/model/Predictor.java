@@ -13,11 +13,10 @@ import java.util.List;
 
 /**
  * What a fitted model predicts for rows in its column order, or with named columns put in that order ({@link
- * ColumnNames#inOrder}): the head's distribution in its own units at the model's
- * temperature, mapped to y's units (or y01's) by the target pipeline, the log-likelihood of mixed outcomes, and point
- * predictions, taken from that same distribution where it has them and decoded by the head otherwise. The model's
- * head and fitted state as they are when it is made (one per call of {@link RegressionModel}); thread-safe as the
- * head and the row encoder are.
+ * ColumnNames#inOrder}): the head's distribution in its own units at the model's temperature, mapped to y's units
+ * (or y01's) by the target pipeline, the log-likelihood of mixed outcomes, and point predictions, taken from that
+ * same distribution where it has them and decoded by the head otherwise. The model's head and fitted state as they
+ * are when it is made (one per call of {@link RegressionModel}); thread-safe as the head and the row encoder are.
  */
 final class Predictor {
     private final RegressionHead<?> head;

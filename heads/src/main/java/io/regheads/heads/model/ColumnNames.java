@@ -89,10 +89,6 @@ final class ColumnNames {
         }
     }
 
-    boolean known() {
-        return features != null;
-    }
-
     /** {@return the feature names in the model's order, or an empty list when unknown} */
     List<String> features() {
         return features == null ? List.of() : features;
@@ -106,14 +102,17 @@ final class ColumnNames {
      * For each of the model's features, the index of its column in {@code columns}.
      *
      * @param columns the names of the columns of the rows to predict, each a feature of the model, in any order
-     * @return {@code [D]}; the identity when the model has no names (then columns must only be D)
+     * @param width   the model's input width D
+     * @return {@code [D]}; the identity when the model has no names (then there must be D columns)
      * @throws IllegalArgumentException if a column is missing, unknown (the model's target among them) or repeated;
-     *                                  the message names it and lists the model's features
+     *                                  the message names it and lists the model's features; without names, if there
+     *                                  are not D columns
      */
-    int[] order(List<String> columns) {
+    int[] order(List<String> columns, int width) {
         Checks.notNull("columns", columns);
-        int width = features == null ? columns.size() : features.size();
         if (features == null) {
+            Checks.require(columns.size() == width, "columns must be %d (the model's input width, matched by "
+                    + "position: it records no names), got %d", width, columns.size());
             if (UNNAMED_NOTED.compareAndSet(false, true)) {
                 LOG.info("a model that records no column names takes its columns by position, as {}", columns);
             }
@@ -146,6 +145,16 @@ final class ColumnNames {
             order[j] = c;
         }
         return order;
+    }
+
+    /**
+     * {@code x}'s rows, whose columns are named {@code columns}, in the model's order ({@link #order}).
+     *
+     * @throws IllegalArgumentException if x is null, or as {@link #order} and {@link #reordered}
+     */
+    double[][] inOrder(double[][] x, List<String> columns, int width) {
+        Checks.notNull("x", x);
+        return reordered(x, order(columns, width));
     }
 
     /** {@code x}'s rows with their columns put in the model's order ({@code x} itself when already in order). */

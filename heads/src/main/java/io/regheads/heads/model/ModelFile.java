@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.nd4j.linalg.api.buffer.DataType;
 
 /**
@@ -105,8 +106,25 @@ final class ModelFile {
         }
     }
 
+    /**
+     * The model a checkpoint holds: its contents ({@link #read}) handed to {@code build}, which makes the model and
+     * loads the checkpoint's weights into it.
+     *
+     * @param where what was read, for messages
+     * @throws IllegalArgumentException as {@link #read}, or if {@code build} refuses the contents or the weights
+     *                                  (reported as invalid metadata of {@code where})
+     */
+    static <M> M restore(Checkpoint c, String where, Function<Contents, M> build) {
+        Contents f = read(c, where);
+        try {
+            return build.apply(f);
+        } catch (IllegalArgumentException e) {
+            throw invalid(where, e);
+        }
+    }
+
     /** {@code "<where> has invalid metadata: <why>"}, for a refusal of the metadata's values. */
-    static IllegalArgumentException invalid(String where, IllegalArgumentException e) {
+    private static IllegalArgumentException invalid(String where, IllegalArgumentException e) {
         return new IllegalArgumentException(where + " has invalid metadata: " + e.getMessage(), e);
     }
 

@@ -69,6 +69,18 @@ public record ModelProvenance(String library, String head, long trainingRows, lo
                 r.bestEpoch(), r.stopReason().name(), last, r.bestValidationLoss());
     }
 
+    /**
+     * {@link #of} for a training run made outside {@code fit}, its counts and result checked first.
+     *
+     * @throws IllegalArgumentException if trainingRows is below 1, validationRows below 0 or the result null
+     */
+    static ModelProvenance recorded(HeadSpec head, long trainingRows, long validationRows, TrainingResult r) {
+        Checks.require(trainingRows >= 1, "trainingRows must be >= 1, got %s", trainingRows);
+        Checks.require(validationRows >= 0, "validationRows must be >= 0, got %s", validationRows);
+        Checks.notNull("result", r);
+        return of(head, trainingRows, validationRows, r);
+    }
+
     /** The {@code provenance.*} keys of the class description. */
     public Properties toProperties() {
         Properties p = new Properties();

@@ -1,8 +1,10 @@
 package io.regheads.heads.model;
 
+import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.RegressionHead;
+import io.regheads.core.internal.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.MlpEncoder;
@@ -13,7 +15,8 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Rows of x on their way into a model's head: checked, standardised, written into the model's precision and run
  * through its encoder, chunk by chunk through pooled workspaces ({@link InferenceArenas}), so a prediction allocates
- * no native memory once warm. Thread-safe (the workspaces are per caller; the encoder is only read).
+ * no native memory once warm. Also the check of a training set's shape ({@link #checkTrain}). Thread-safe (the
+ * workspaces are per caller; the encoder is only read).
  */
 final class RowEncoder {
     private final MlpEncoder encoder;
@@ -26,6 +29,11 @@ final class RowEncoder {
         this.encoder = encoder;
         this.type = type;
         this.width = width;
+    }
+
+    /** {@return the input width D} */
+    int width() {
+        return width;
     }
 
     /**
@@ -53,6 +61,18 @@ final class RowEncoder {
             }
         }
         return x;
+    }
+
+    /**
+     * {@code train} itself once checked as {@code fit} needs it.
+     *
+     * @throws IllegalArgumentException if train is null, has another feature count or fewer than 2 rows
+     */
+    Dataset checkTrain(Dataset train) {
+        Checks.notNull("train", train);
+        Checks.require(train.features() == width, "train must have %d features, got %d", width, train.features());
+        Checks.require(train.rows() >= 2, "train must have at least 2 rows, got %d", train.rows());
+        return train;
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * LOG ({@link Expm1Transformed}), so densities in y's units carry both Jacobians.
  *
  * <p>Also the checks made before fitting: which targets a head may see ({@link #checkTargets}) and whether min-max
- * scaling can carry them ({@link TargetCheck}, with its warnings). Immutable and thread-safe.
+ * scaling can carry them ({@link TargetCheck}, with its warnings); and before scoring, that the targets are finite
+ * ({@link #checkScored}). Immutable and thread-safe.
  */
 final class TargetPipeline {
     /** The mass of the tails a bounded head gets beyond its support. */
@@ -68,6 +69,22 @@ final class TargetPipeline {
             }
         }
         Checks.require(any, "train targets must hold at least one finite value, got none of %d", y.length);
+    }
+
+    /**
+     * {@code y} itself once checked to be finite: the targets {@code evaluate} scores (NaN and infinite outcomes are
+     * scored by {@code logLikelihood}).
+     *
+     * @throws IllegalArgumentException naming the first non-finite row
+     */
+    static double[] checkScored(double[] y) {
+        for (int i = 0; i < y.length; i++) {
+            if (!Double.isFinite(y[i])) {
+                throw new IllegalArgumentException("evaluate scores finite targets, got " + y[i] + " at row " + i
+                        + " (logLikelihood scores NaN and infinite outcomes)");
+            }
+        }
+        return y;
     }
 
     /**

@@ -278,7 +278,7 @@ public final class RegressionModel {
      */
     public int[] columnOrder(List<String> columns) {
         Checks.notNull("columns", columns);
-        return fitted.names().order(columns, inputWidth);
+        return fitted().names().order(columns, inputWidth);
     }
 
     /** The training features' names in the model's input order; empty if trained without names (then by position). */

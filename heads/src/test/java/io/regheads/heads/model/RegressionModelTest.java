@@ -26,6 +26,7 @@ import io.regheads.heads.xval.XValSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.commons.rng.simple.RandomSource;
@@ -444,6 +445,9 @@ public class RegressionModelTest {
         RegressionModel m = RegressionModel.create(small(new MixtureSpec(2)), 2);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.predict(new double[][] {{0, 1}}));
         assertEquals("model must be fitted (or loaded) before predicting", e.getMessage());
+        IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
+                () -> m.columnOrder(List.of("a", "b")));
+        assertEquals("model must be fitted (or loaded) before predicting", order.getMessage());
         assertThrows(IllegalArgumentException.class, () -> m.fit(Dataset.of(new double[][] {{1, 2, 3}, {1, 2, 4}}, new double[] {1, 2})));
         IllegalArgumentException loss = assertThrows(IllegalArgumentException.class, () -> small(new MixtureSpec(2)).withLoss("ce+0.3*was"));
         assertTrue(loss.getMessage().startsWith("loss term 'was' in 'ce+0.3*was' is unknown"), loss.getMessage());

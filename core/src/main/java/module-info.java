@@ -16,6 +16,7 @@ module io.regheads.core {
     requires org.apache.commons.rng.sampling;
     requires org.apache.commons.statistics.distribution;
 
+    exports io.regheads.core.check;
     exports io.regheads.core.data;
     exports io.regheads.core.dist;
     exports io.regheads.core.head;

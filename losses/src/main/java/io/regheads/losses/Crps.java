@@ -5,7 +5,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.QuantileKnots;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.FastExp;
 import io.regheads.core.internal.PiecewiseQuantiles;
 import io.regheads.core.internal.Simd;

@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Gauss-Hermite quadrature: nodes {@code x_i} and weights {@code w_i} with {@code int exp(-x^2) f(x) dx ~= sum_i

@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * One number position of the Number Token Loss: the loss and {@code dz = dl/dz} over the n valid number tokens

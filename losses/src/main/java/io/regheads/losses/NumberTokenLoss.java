@@ -4,7 +4,7 @@ import io.regheads.core.head.GaussianMixture;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.Scalar;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import java.util.Arrays;

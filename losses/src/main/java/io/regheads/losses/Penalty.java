@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * A penalty {@code f(r)} on a residual {@code r = yHat - y} with its slope {@code f'(r)}: squared {@code r^2},

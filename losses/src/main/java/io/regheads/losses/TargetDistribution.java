@@ -1,6 +1,6 @@
 package io.regheads.losses;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * The target distribution {@code r} over the number tokens that NTL-WAS-CDF compares the predicted distribution

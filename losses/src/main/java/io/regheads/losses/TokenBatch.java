@@ -2,7 +2,7 @@ package io.regheads.losses;
 
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.head.Targets;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -1,6 +1,6 @@
 package io.regheads.spark;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.train.TrainingFailedException;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.regheads.spark;
 
 import io.regheads.core.data.TargetTransform;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.nn.Param;
 import io.regheads.core.optim.AdamConfig;
 import io.regheads.core.optim.AdamW;

@@ -1,6 +1,6 @@
 package io.regheads.spark;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.spark.internal.ModelBytes;
 import io.regheads.spark.internal.ModelPayload;

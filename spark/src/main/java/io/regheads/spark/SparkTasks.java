@@ -1,6 +1,6 @@
 package io.regheads.spark;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.spark.internal.Failures;
 import io.regheads.spark.internal.JavaBytes;
 import java.io.Serializable;

@@ -1,6 +1,6 @@
 package io.regheads.tokenizers;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
 import java.util.Arrays;

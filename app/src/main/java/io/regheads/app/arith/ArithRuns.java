@@ -4,7 +4,7 @@ import io.regheads.app.arith.ArithmeticBenchmark.Config;
 import io.regheads.app.arith.ArithmeticBenchmark.Metrics;
 import io.regheads.app.arith.ArithmeticBenchmark.Result;
 import io.regheads.app.arith.ArithmeticBenchmark.Variant;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package io.regheads.app.arith;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.PointEstimate;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.core.train.ProgressListener;

@@ -1,6 +1,6 @@
 package io.regheads.app.arith;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;

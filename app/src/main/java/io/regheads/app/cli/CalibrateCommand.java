@@ -1,7 +1,7 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Calibration;
 import io.regheads.core.metrics.Evaluation;
 import io.regheads.heads.model.ConformalIntervals;

@@ -2,8 +2,8 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Names;
+import io.regheads.core.check.Checks;
+import io.regheads.core.check.Names;
 import io.regheads.core.io.Settings;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.model.ModelConfig;

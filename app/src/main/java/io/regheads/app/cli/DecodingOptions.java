@@ -2,7 +2,7 @@ package io.regheads.app.cli;
 
 import io.regheads.core.dist.PointLoss;
 import io.regheads.core.head.Decoding;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.head.PointEstimate;
 import picocli.CommandLine.Option;
 

@@ -3,7 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Evaluation;
 import io.regheads.core.train.Progress;
 import io.regheads.core.train.ProgressListener;

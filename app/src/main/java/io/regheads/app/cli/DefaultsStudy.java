@@ -1,7 +1,7 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderSpec;
 import io.regheads.heads.histogram.HistogramSpec;

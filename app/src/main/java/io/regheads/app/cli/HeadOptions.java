@@ -1,8 +1,8 @@
 package io.regheads.app.cli;
 
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Names;
+import io.regheads.core.check.Checks;
+import io.regheads.core.check.Names;
 import io.regheads.heads.model.HeadRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -6,7 +6,7 @@ import io.regheads.core.data.TargetTransform;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Calibration;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Arena;

@@ -3,7 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.Folds;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

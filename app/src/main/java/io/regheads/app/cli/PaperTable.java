@@ -1,6 +1,6 @@
 package io.regheads.app.cli;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

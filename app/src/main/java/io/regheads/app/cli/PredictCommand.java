@@ -8,7 +8,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.PointEstimate;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.model.ConformalIntervals;
 import io.regheads.heads.model.RegressionModel;
 import java.io.BufferedWriter;

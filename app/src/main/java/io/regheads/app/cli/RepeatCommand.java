@@ -2,7 +2,7 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;

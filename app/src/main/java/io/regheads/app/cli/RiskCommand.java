@@ -3,7 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.app.experiments.Figures;
 import io.regheads.app.experiments.RiskExperiment;
 import io.regheads.app.experiments.RiskExperiment.Point;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.regheads.app.cli;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.CsvReader;
 import io.regheads.core.data.Dataset;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.model.RegressionModel;
 import java.nio.file.Files;
 import java.nio.file.Path;

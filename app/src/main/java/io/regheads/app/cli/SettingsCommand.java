@@ -2,7 +2,7 @@ package io.regheads.app.cli;
 
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;

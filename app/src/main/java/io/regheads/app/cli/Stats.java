@@ -1,6 +1,6 @@
 package io.regheads.app.cli;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Mean and sample standard deviation (n - 1 denominator; 0 for a single value) for the fold summaries.

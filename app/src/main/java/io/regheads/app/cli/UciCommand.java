@@ -4,7 +4,7 @@ import io.regheads.app.grid.TaskRunner;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Folds;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;

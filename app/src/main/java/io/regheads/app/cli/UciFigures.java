@@ -2,7 +2,7 @@ package io.regheads.app.cli;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.head.Targets;
 import java.util.Arrays;
 

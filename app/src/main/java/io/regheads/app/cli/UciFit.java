@@ -8,7 +8,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.head.Targets;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.nn.Arena;

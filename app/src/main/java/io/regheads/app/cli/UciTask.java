@@ -1,6 +1,6 @@
 package io.regheads.app.cli;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 
 /**

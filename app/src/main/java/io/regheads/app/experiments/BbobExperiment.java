@@ -5,7 +5,7 @@ import io.regheads.app.experiments.bbob.BbobFunction;
 import io.regheads.app.experiments.bbob.BbobInstance;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.model.ModelConfig;

@@ -1,7 +1,6 @@
 package io.regheads.app.experiments;
 
-import io.regheads.core.internal.Checks;
-
+import io.regheads.core.check.Checks;
 import io.regheads.app.experiments.CurveFitExperiment.Fit;
 import io.regheads.app.experiments.CurveFitExperiment.Function;
 import java.awt.Color;

@@ -2,7 +2,7 @@ package io.regheads.app.experiments;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Metrics;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderSpec;

@@ -1,7 +1,6 @@
 package io.regheads.app.experiments;
 
-import io.regheads.core.internal.Checks;
-
+import io.regheads.core.check.Checks;
 import io.regheads.app.experiments.DensityExperiment.Row;
 import io.regheads.app.experiments.DensityExperiment.Shape;
 import java.awt.Color;

@@ -3,7 +3,7 @@ package io.regheads.app.experiments;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderSampling;

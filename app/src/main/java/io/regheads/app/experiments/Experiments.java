@@ -3,7 +3,7 @@ package io.regheads.app.experiments;
 import io.regheads.app.cli.InputData;
 import io.regheads.core.data.CsvLoader;
 import io.regheads.core.data.Folds;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

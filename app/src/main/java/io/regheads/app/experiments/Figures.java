@@ -1,7 +1,7 @@
 package io.regheads.app.experiments;
 
 import io.regheads.app.cli.Json;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

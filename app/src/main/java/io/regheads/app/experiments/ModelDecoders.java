@@ -1,7 +1,7 @@
 package io.regheads.app.experiments;
 
 import io.regheads.core.data.Dataset;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.decoder.DecoderDistribution;
 import io.regheads.heads.decoder.DecoderHead;
 import io.regheads.heads.model.RegressionModel;

@@ -4,7 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;

@@ -3,7 +3,7 @@ package io.regheads.app.experiments;
 import io.regheads.app.cli.HeadCatalog;
 import io.regheads.app.cli.HeadRun;
 import io.regheads.app.cli.InputData;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.regheads.app.grid;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

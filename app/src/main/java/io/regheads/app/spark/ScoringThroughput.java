@@ -2,7 +2,7 @@ package io.regheads.app.spark;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.TrainerConfig;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.heads.model.ModelConfig;

@@ -2,7 +2,7 @@ package io.regheads.app.spark;
 
 import io.regheads.app.cli.HeadCatalog;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.Progress;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainerConfig;

@@ -1,7 +1,7 @@
 package io.regheads.app.spark;
 
 import io.regheads.app.grid.TaskRunner;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.spark.SparkTasks;
 import java.io.Serializable;
 import java.util.List;

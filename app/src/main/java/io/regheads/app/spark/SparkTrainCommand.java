@@ -1,6 +1,6 @@
 package io.regheads.app.spark;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

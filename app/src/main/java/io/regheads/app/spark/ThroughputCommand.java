@@ -1,6 +1,6 @@
 package io.regheads.app.spark;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,7 @@
 package io.regheads.core.data;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
+import io.regheads.core.internal.ArrayChecks;
 import io.regheads.core.internal.Host;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -91,7 +92,7 @@ public final class Dataset {
      */
     public static Dataset of(INDArray x, double[] y, List<String> featureNames, String targetName) {
         Checks.rank("x", x, 2);
-        Checks.allFinite("x", x);
+        ArrayChecks.allFinite("x", x);
         return of(x.toDoubleMatrix(), y, featureNames, targetName);
     }
 

@@ -1,6 +1,6 @@
 package io.regheads.core.data;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

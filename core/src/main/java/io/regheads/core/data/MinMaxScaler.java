@@ -1,6 +1,6 @@
 package io.regheads.core.data;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Min-max scaling of targets to [0, 1] with the training minimum and maximum: {@code s = (y - min) / (max -

@@ -1,6 +1,6 @@
 package io.regheads.core.data;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Per-column standardisation of features: {@code z = (x - mean) / scale}, fitted on training rows only.

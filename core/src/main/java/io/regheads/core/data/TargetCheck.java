@@ -1,6 +1,6 @@
 package io.regheads.core.data;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.regheads.core.data;
 import io.regheads.core.dist.AffineTransformed;
 import io.regheads.core.dist.Expm1Transformed;
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,6 @@
 package io.regheads.core.dist;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Locale;
 
 /**

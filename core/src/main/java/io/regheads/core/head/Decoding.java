@@ -1,6 +1,6 @@
 package io.regheads.core.head;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * How a point prediction is decoded from a head ({@link RegressionHead#point(org.nd4j.linalg.api.ndarray.INDArray,

@@ -1,6 +1,6 @@
 package io.regheads.core.head;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**

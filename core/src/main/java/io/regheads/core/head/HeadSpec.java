@@ -1,6 +1,6 @@
 package io.regheads.core.head;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import java.util.Arrays;
 import java.util.Map;

@@ -51,7 +51,7 @@ public enum PointEstimate {
      * @throws IllegalArgumentException naming the known labels if there is none
      */
     public static PointEstimate ofLabel(String label) {
-        io.regheads.core.internal.Checks.notNull("label", label);
+        io.regheads.core.check.Checks.notNull("label", label);
         String l = label.strip().toLowerCase(Locale.ROOT).replace('_', '-');
         for (PointEstimate e : values()) {
             if (e.label().equals(l)) {

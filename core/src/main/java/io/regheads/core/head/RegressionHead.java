@@ -1,7 +1,7 @@
 package io.regheads.core.head;
 
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Points;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Param;

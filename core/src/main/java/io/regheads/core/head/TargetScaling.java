@@ -1,6 +1,6 @@
 package io.regheads.core.head;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * How a model maps the target y to the units its head is trained in, given the training targets' minimum and

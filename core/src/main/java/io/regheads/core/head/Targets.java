@@ -1,6 +1,6 @@
 package io.regheads.core.head;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * What a loss compares a head output with. Heads build their own targets from y ({@code

@@ -1,5 +1,6 @@
 package io.regheads.core.internal;
 
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -1,5 +1,7 @@
 package io.regheads.core.internal;
 
+import io.regheads.core.check.Checks;
+
 /**
  * The distribution that L quantile knots stand for, and its exact CRPS: the one engine behind the quantile head's
  * predictive distribution and the losses on {@link io.regheads.core.head.QuantileKnots}.

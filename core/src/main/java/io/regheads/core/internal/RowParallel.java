@@ -1,5 +1,6 @@
 package io.regheads.core.internal;
 
+import io.regheads.core.check.Checks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -1,6 +1,6 @@
 package io.regheads.core.io;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.nn.Param;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

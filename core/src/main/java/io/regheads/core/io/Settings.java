@@ -1,6 +1,6 @@
 package io.regheads.core.io;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;

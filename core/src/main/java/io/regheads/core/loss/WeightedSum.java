@@ -2,7 +2,7 @@ package io.regheads.core.loss;
 
 import io.regheads.core.head.Targets;
 import io.regheads.core.head.HeadOutput;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.ArrayList;
 import java.util.List;
 

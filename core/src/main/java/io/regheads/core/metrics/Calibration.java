@@ -1,7 +1,7 @@
 package io.regheads.core.metrics;
 
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Calibration diagnostics: central-interval coverage and the probability integral transform (PIT).

@@ -1,7 +1,7 @@
 package io.regheads.core.metrics;
 
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import java.util.Locale;
 

@@ -1,6 +1,6 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Host;
 import java.util.List;
 import org.nd4j.linalg.api.buffer.DataType;

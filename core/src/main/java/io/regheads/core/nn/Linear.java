@@ -1,6 +1,7 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
+import io.regheads.core.internal.ArrayChecks;
 import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
 import java.util.List;
@@ -180,7 +181,7 @@ public final class Linear implements Layer<Linear.Cache> {
     public double[] inferRows(String name, INDArray input) {
         Checks.rows(name, input, "in", in);
         int n = Math.toIntExact(input.size(0));
-        Checks.finiteRows(name, input);
+        ArrayChecks.finiteRows(name, input);
         double[] x = Host.doubles(input); // [N * in]
         double[] y = Host.doubles(forward(input, Arena.none()).output()); // [N * out]
         double[] w = null;

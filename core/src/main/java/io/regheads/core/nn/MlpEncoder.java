@@ -1,6 +1,7 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
+import io.regheads.core.internal.ArrayChecks;
 import io.regheads.core.internal.Host;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -102,7 +103,7 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
     public Cache forward(INDArray input, Arena arena) {
         Checks.rank("input", input, 2);
         Tensors.rowsOf("input", input, type, config.inputWidth(), 2);
-        Checks.allFinite("input", input);
+        ArrayChecks.allFinite("input", input);
         List<Linear.Cache> lc = new ArrayList<>(linear.size());
         List<ReLU.Cache> rc = new ArrayList<>(linear.size());
         INDArray h = input;
@@ -143,7 +144,7 @@ public final class MlpEncoder implements Layer<MlpEncoder.Cache> {
     public INDArray infer(INDArray input, Arena arena) {
         Checks.rank("input", input, 2);
         Tensors.rowsOf("input", input, type, config.inputWidth(), 2);
-        Checks.allFinite("input", input);
+        ArrayChecks.allFinite("input", input);
         INDArray h = input;
         for (Linear lin : linear) {
             INDArray y = lin.forward(h, arena).output(); // [B, width], c-ordered

@@ -1,6 +1,6 @@
 package io.regheads.core.nn;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Sizes and seed of the default encoder {@code phi(x)} ({@link MlpEncoder}).

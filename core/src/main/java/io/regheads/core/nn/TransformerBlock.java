@@ -1,7 +1,7 @@
 package io.regheads.core.nn;
 
 import io.regheads.core.internal.Activations;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
 import java.util.ArrayList;

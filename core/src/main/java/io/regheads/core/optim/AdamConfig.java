@@ -1,6 +1,6 @@
 package io.regheads.core.optim;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Hyper-parameters of {@link Adam} and {@link AdamW}, with PyTorch's names and defaults.

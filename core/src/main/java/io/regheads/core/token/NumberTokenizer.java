@@ -1,6 +1,6 @@
 package io.regheads.core.token;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * A bijection-up-to-resolution between real numbers and fixed-length token sequences, plus the masks that keep

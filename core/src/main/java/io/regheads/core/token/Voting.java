@@ -1,6 +1,6 @@
 package io.regheads.core.token;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * A tokenizer whose sequences repeat one inner spelling r times ({@code T = r T_inner}), a repetition code: the

@@ -1,6 +1,6 @@
 package io.regheads.core.train;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.regheads.core.train;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import java.util.Properties;
 

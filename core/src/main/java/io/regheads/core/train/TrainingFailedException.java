@@ -1,6 +1,6 @@
 package io.regheads.core.train;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * Thrown by {@link TrainingResult#requireConverged()} when a run diverged or left an unusable model. The message is

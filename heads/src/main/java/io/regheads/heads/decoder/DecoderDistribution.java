@@ -3,7 +3,7 @@ package io.regheads.heads.decoder;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.NumberTokenizer;
 import io.regheads.core.token.PrefixRanges;

@@ -5,7 +5,7 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;

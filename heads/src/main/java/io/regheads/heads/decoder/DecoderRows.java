@@ -1,6 +1,7 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
+import io.regheads.core.internal.ArrayChecks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.token.FixedPointDigits;
 import io.regheads.core.token.Interval;
@@ -29,7 +30,7 @@ final class DecoderRows {
     /** @throws IllegalArgumentException if phi is not {@code [B, D]} or has a non-finite value (naming the row) */
     DecoderRows(DecoderHead head, INDArray phi) {
         Checks.rows("phi", phi, "D", head.inputWidth());
-        Checks.finiteRows("phi", phi);
+        ArrayChecks.finiteRows("phi", phi);
         this.w = new DecoderSnapshot(head);
         this.tok = head.tokenizer();
         this.phi = Host.doubles(phi);

@@ -1,6 +1,6 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.HarrellDavis;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.NumberTokenizer;

@@ -1,6 +1,6 @@
 package io.regheads.heads.decoder;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.token.Interval;
 import io.regheads.core.token.PrefixRanges;
 import io.regheads.heads.decoder.DecoderDistribution.MeanEstimate;

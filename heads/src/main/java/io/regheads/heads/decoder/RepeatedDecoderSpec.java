@@ -2,7 +2,7 @@ package io.regheads.heads.decoder;
 
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import io.regheads.core.nn.TransformerBlock;
 import io.regheads.tokenizers.NormalizedConfig;

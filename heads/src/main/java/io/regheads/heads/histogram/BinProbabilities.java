@@ -1,6 +1,6 @@
 package io.regheads.heads.histogram;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * The rows of bin probabilities a {@link HistogramDistribution} holds, flat {@code [B * n]} (row b at {@code [b n, (b

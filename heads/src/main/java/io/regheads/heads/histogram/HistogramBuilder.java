@@ -1,7 +1,7 @@
 package io.regheads.heads.histogram;
 
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Gemm;
 import io.regheads.core.internal.Host;
 import io.regheads.core.internal.RowParallel;

@@ -2,7 +2,7 @@ package io.regheads.heads.histogram;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import org.apache.commons.rng.UniformRandomProvider;

@@ -3,7 +3,7 @@ package io.regheads.heads.histogram;
 import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.TokenLogits;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;

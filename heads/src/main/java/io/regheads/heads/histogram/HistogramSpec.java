@@ -2,7 +2,7 @@ package io.regheads.heads.histogram;
 
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import java.util.Map;
 import java.util.Properties;

@@ -1,6 +1,6 @@
 package io.regheads.heads.internal;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.mixture.MixtureDistribution;
 import java.util.Arrays;
 import java.util.Map;

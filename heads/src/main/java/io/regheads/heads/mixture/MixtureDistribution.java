@@ -2,7 +2,7 @@ package io.regheads.heads.mixture;
 
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;

@@ -1,7 +1,7 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.internal.Checks;
-import io.regheads.core.internal.Names;
+import io.regheads.core.check.Checks;
+import io.regheads.core.check.Names;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

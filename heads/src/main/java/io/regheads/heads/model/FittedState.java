@@ -3,7 +3,7 @@ package io.regheads.heads.model;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.train.ProgressListener;
 import java.util.Arrays;
 import org.slf4j.Logger;

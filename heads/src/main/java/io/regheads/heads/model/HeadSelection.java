@@ -2,7 +2,7 @@ package io.regheads.heads.model;
 
 import io.regheads.core.data.Dataset;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.metrics.Evaluation;
 import io.regheads.core.train.ProgressListener;
 import io.regheads.core.train.TrainingResult;

@@ -1,6 +1,6 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.loss.Loss;
 import io.regheads.losses.Losses;
 import io.regheads.losses.NumberTokenLoss;

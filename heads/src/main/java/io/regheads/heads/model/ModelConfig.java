@@ -3,7 +3,7 @@ package io.regheads.heads.model;
 import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import io.regheads.core.train.TrainerConfig;
 import java.util.Properties;

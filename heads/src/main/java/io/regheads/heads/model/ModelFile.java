@@ -4,7 +4,7 @@ import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.data.TargetScaler;
 import io.regheads.core.data.TargetTransform;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.io.Settings;
 import io.regheads.core.nn.Param;

@@ -1,7 +1,7 @@
 package io.regheads.heads.model;
 
 import io.regheads.core.head.HeadSpec;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Settings;
 import io.regheads.core.train.TrainingResult;
 import java.io.IOException;

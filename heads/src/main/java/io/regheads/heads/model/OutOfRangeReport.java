@@ -1,6 +1,6 @@
 package io.regheads.heads.model;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.regheads.core.dist.SpecialValues;
 import io.regheads.core.head.Decoding;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Points;
 import java.util.List;
 

@@ -12,7 +12,7 @@ import io.regheads.core.head.Decoding;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.io.Checkpoint;
 import io.regheads.core.loss.Loss;
 import io.regheads.core.metrics.Evaluation;

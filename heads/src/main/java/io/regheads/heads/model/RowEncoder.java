@@ -4,7 +4,7 @@ import io.regheads.core.data.Dataset;
 import io.regheads.core.data.StandardScaler;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.MlpEncoder;

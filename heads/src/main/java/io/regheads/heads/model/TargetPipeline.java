@@ -10,7 +10,7 @@ import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.WithTails;
 import io.regheads.core.head.HeadSpec;
 import io.regheads.core.head.TargetScaling;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;

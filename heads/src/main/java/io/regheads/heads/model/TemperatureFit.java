@@ -3,7 +3,7 @@ package io.regheads.heads.model;
 import io.regheads.core.dist.PredictiveDistribution;
 import io.regheads.core.dist.Temperable;
 import io.regheads.core.head.RegressionHead;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.util.function.DoubleUnaryOperator;
 
 /**

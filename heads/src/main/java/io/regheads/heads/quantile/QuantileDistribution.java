@@ -1,7 +1,7 @@
 package io.regheads.heads.quantile;
 
 import io.regheads.core.dist.PredictiveDistribution;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.PiecewiseQuantiles;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;

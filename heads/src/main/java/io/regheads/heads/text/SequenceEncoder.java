@@ -1,6 +1,6 @@
 package io.regheads.heads.text;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.Embedding;

@@ -5,7 +5,8 @@ import io.regheads.core.head.HeadOutput;
 import io.regheads.core.head.PointEstimate;
 import io.regheads.core.head.RegressionHead;
 import io.regheads.core.head.Scalar;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
+import io.regheads.core.internal.ArrayChecks;
 import io.regheads.core.internal.Host;
 import io.regheads.core.head.Targets;
 import io.regheads.core.nn.Arena;
@@ -280,7 +281,7 @@ public final class XValHead implements RegressionHead<XValHead.Cache> {
     @Override
     public MixtureDistribution distribution(INDArray phi) {
         Checks.rows("phi", phi, "D", inputWidth);
-        Checks.finiteRows("phi", phi);
+        ArrayChecks.finiteRows("phi", phi);
         HeadOutput out = forward(phi, null, Arena.none()).output();
         if (out instanceof Scalar) {
             return noise.around(finiteOutput("mean", ((Scalar) out).values().toDoubleVector(), phi));

@@ -1,6 +1,6 @@
 package io.regheads.spark.internal;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.heads.model.RegressionModel;
 import java.io.Serializable;
 import java.util.UUID;

@@ -3,7 +3,7 @@ package io.regheads.spark.internal;
 import io.regheads.core.data.Dataset;
 import io.regheads.core.data.MinMaxScaler;
 import io.regheads.core.data.StandardScaler;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.nn.Param;
 import io.regheads.heads.model.ModelConfig;
 import io.regheads.heads.model.RegressionModel;

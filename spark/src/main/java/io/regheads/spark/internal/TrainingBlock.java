@@ -1,7 +1,7 @@
 package io.regheads.spark.internal;
 
 import io.regheads.core.data.Dataset;
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import io.regheads.core.nn.Arena;
 import io.regheads.core.nn.FlatParams;
 import io.regheads.core.nn.Param;

@@ -1,6 +1,6 @@
 package io.regheads.tokenizers.text;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * The character-level vocabulary for the non-number parts of a text: ids {@code 0 [PAD]}, {@code 1 [UNK]},

@@ -1,6 +1,6 @@
 package io.regheads.tokenizers.text;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

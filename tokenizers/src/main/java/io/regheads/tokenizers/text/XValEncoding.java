@@ -1,6 +1,6 @@
 package io.regheads.tokenizers.text;
 
-import io.regheads.core.internal.Checks;
+import io.regheads.core.check.Checks;
 
 /**
  * A text in the xVal encoding: character tokens with one {@link CharVocabulary#NUM} per number, and the numbers'

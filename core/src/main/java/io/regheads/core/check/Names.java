@@ -1,9 +1,9 @@
-package io.regheads.core.internal;
+package io.regheads.core.check;
 
 import java.util.Collection;
 import java.util.Locale;
 
-/** "Did you mean" suggestions for misspelt names (columns, heads, options). Not API. */
+/** "Did you mean" suggestions for misspelt names (columns, heads, options, settings). Stateless and thread-safe. */
 public final class Names {
     private Names() {}
 

@@ -1,4 +1,4 @@
-package io.regheads.core.internal;
+package io.regheads.core.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -5,13 +5,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@link CrpsTrainStepBench}'s steps round-robin, for a shared machine whose load drifts (JMH runs one variant after
- * another, so a load change between them lands in the ratio): one JVM, for each head the log-score step and the CRPS
- * step alternate in blocks of {@code steps} training steps, warm-up rounds discarded; per head the median time per
- * step of each, and the median over rounds of the per-round ratio CRPS / log score (each round's two blocks run
- * back to back, so drift cancels). Besides wall time it records the calling thread's CPU time
- * ({@code ThreadMXBean}), which a loaded machine does not inflate by descheduling; with {@code OMP_NUM_THREADS=1} the
- * step's matrix products run on the calling thread, so that is the whole step's CPU. Not a JMH benchmark; run with:
+ * {@link HeadTrainStepBench}'s log-score and CRPS steps round-robin, for a shared machine whose load drifts (JMH runs
+ * one variant after another, so a load change between them lands in the ratio): one JVM, for each head the log-score
+ * step and the CRPS step alternate in blocks of {@code steps} training steps, warm-up rounds discarded; per head the
+ * median time per step of each, and the median over rounds of the per-round ratio CRPS / log score (each round's two
+ * blocks run back to back, so drift cancels). Besides wall time it records the calling thread's CPU time ({@code
+ * ThreadMXBean}), which a loaded machine does not inflate by descheduling; with {@code OMP_NUM_THREADS=1} the step's
+ * matrix products run on the calling thread, so that is the whole step's CPU. Not a JMH benchmark; run with:
  *
  * <pre>
  * OMP_NUM_THREADS=1 SD_MAX_THREADS=1 SD_MASTER_THREADS=1 java -Xmx2g -cp bench/target/benchmarks.jar \
@@ -30,9 +30,9 @@ public final class CrpsInterleavedBench {
         System.out.printf("rounds %d after %d warm-up round(s), blocks of %d steps, log score and CRPS alternating%n",
                 rounds, warmup, steps);
         for (String head : new String[] {"pointwise", "histogram", "mdn", "quantile"}) {
-            CrpsTrainStepBench[] pair = new CrpsTrainStepBench[2];
+            HeadTrainStepBench[] pair = new HeadTrainStepBench[2];
             for (int k = 0; k < 2; k++) {
-                pair[k] = new CrpsTrainStepBench();
+                pair[k] = new HeadTrainStepBench();
                 pair[k].head = head;
                 pair[k].loss = k == 0 ? "nll" : "crps";
                 pair[k].setup();

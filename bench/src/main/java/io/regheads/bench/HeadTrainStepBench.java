@@ -12,6 +12,7 @@ import io.regheads.heads.histogram.HistogramSpec;
 import io.regheads.heads.mixture.MixtureSpec;
 import io.regheads.heads.model.RegressionModel;
 import io.regheads.heads.pointwise.PointwiseSpec;
+import io.regheads.heads.quantile.QuantileSpec;
 import java.util.Random;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -22,14 +23,23 @@ import org.openjdk.jmh.annotations.Setup;
 
 /**
  * One training step per head at the PyTorch peer's setup: encoder 8-256-256 ReLU, batch 128, Adam 1e-3; histogram
- * 256 bins, MDN 10 components. One operation = zero gradients + forward + loss + backward + Adam step on a fixed
- * batch (what the peer's micro-benchmark times). Data: x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5 x1^2 + noise, as the
- * peer's generator.
+ * 256 bins, MDN 10 components, quantile head 99 levels. One operation = zero gradients + forward + loss + backward +
+ * Adam step on a fixed batch (what the peer's micro-benchmark times). Data: x ~ U[-1, 1]^8, y = sin(3 x0) + 0.5 x1^2
+ * + noise, as the peer's generator. By default the log-score loss ({@code nll}: {@code ce}; the quantile head's
+ * {@code pinball}); {@code -p loss=nll,crps} adds the same step by the CRPS ({@link CrpsInterleavedBench} times the
+ * two round-robin).
+ *
+ * <p>Run: {@code SD_MAX_THREADS=1 SD_MASTER_THREADS=1 java -jar bench/target/benchmarks.jar HeadTrainStep -f 1 -wi 3
+ * -i 5 -w 1 -r 1}.
  */
 public class HeadTrainStepBench extends BenchmarkBase {
 
-    @Param({"pointwise", "histogram", "mdn"})
+    @Param({"pointwise", "histogram", "mdn", "quantile"})
     public String head;
+
+    /** {@code nll}: the head's log-score loss ({@code ce}; {@code pinball} for the quantile head); {@code crps}. */
+    @Param({"nll"})
+    public String loss;
 
     private TrainableModel model;
     private Optimizer optimizer;
@@ -53,6 +63,7 @@ public class HeadTrainStepBench extends BenchmarkBase {
             case "pointwise" -> new PointwiseSpec(false);
             case "histogram" -> new HistogramSpec(256, false);
             case "mdn" -> new MixtureSpec(10);
+            case "quantile" -> new QuantileSpec();
             default -> throw new IllegalArgumentException("head " + head);
         };
         MinMaxScaler s = MinMaxScaler.fit(ys);
@@ -61,7 +72,8 @@ public class HeadTrainStepBench extends BenchmarkBase {
             y[i] = spec.targetScaling().fromUnit(Math.min(y[i], 1 - 1e-7), s.min(), s.max());
         }
         x = Nd4j.createFromArray(xs).castTo(DataType.FLOAT);
-        model = RegressionModel.create(PeerComparison.config(spec), 8).asTrainable();
+        String expression = loss.equals("crps") ? "crps" : head.equals("quantile") ? "pinball" : "ce";
+        model = RegressionModel.create(PeerComparison.config(spec).withLoss(expression), 8).asTrainable();
         optimizer = new AdamW(model.params(), AdamConfig.adam(1e-3));
         arena = Arena.create();
         double first = step();
@@ -70,16 +82,17 @@ public class HeadTrainStepBench extends BenchmarkBase {
             later = step();
         }
         if (!(later < first)) { // the step must train: 50 steps on one batch lower its loss
-            throw new IllegalStateException(head + ": loss did not fall on a fixed batch: " + first + " -> " + later);
+            throw new IllegalStateException(head + " " + expression + ": loss did not fall on a fixed batch: " + first
+                    + " -> " + later);
         }
     }
 
     private double step() {
         optimizer.zeroGrad();
         arena.reset();
-        double loss = model.trainStep(x, y, arena);
+        double value = model.trainStep(x, y, arena);
         optimizer.step();
-        return loss;
+        return value;
     }
 
     @Benchmark

@@ -64,7 +64,12 @@ public final class DecoderSizeCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     int width;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs", paramLabel = "R", defaultValue = "3", description = "Trainings (seeds) per size and "
+            + "fold; the table gives the mean and standard deviation over folds and runs (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "First seed (default: "
+            + "${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: runs/decoder-size-<time>).")
@@ -83,17 +88,17 @@ public final class DecoderSizeCommand implements Callable<Integer> {
         DecoderSizeExperiment.Config c = new DecoderSizeExperiment.Config(data, fs, baseSize,
                 Experiments.parseInts("--layers", layers),
                 Experiments.parseInts("--attention-heads", heads), Experiments.parseInts("--units", units), epochs, width,
-                seed);
+                runs, seed);
         Path dir = Figures.runDirectory(out, "decoder-size");
         o.printf(Locale.ROOT, "decoder size: normalized decoder base 10, K=4, MLP width 4 x units; sizes (layers, heads, "
-                + "units) around %s; test folds %s; encoder 2x%d, at most %d epochs; seed %d%n",
-                baseSize, folds, width, epochs, seed);
+                + "units) around %s; test folds %s; encoder 2x%d, at most %d epochs; %d run(s) from seed %d%n",
+                baseSize, folds, width, epochs, runs, seed);
         DecoderSizeExperiment.Result r = DecoderSizeExperiment.run(c, line -> System.err.println(line));
-        o.printf(Locale.ROOT, "%-12s %-16s %12s %10s %8s%n", "dataset", "(layers,heads,units)", "head params", "NLL(y01)",
-                "train s");
+        o.printf(Locale.ROOT, "%-12s %-16s %12s %20s %8s%n", "dataset", "(layers,heads,units)", "head params",
+                "NLL(y01) mean +- sd", "train s");
         for (Point p : r.points()) {
-            o.printf(Locale.ROOT, "%-12s %-16s %12d %10.4f %8.1f%n", p.dataset(), p.size(), p.headParams(), p.nll(),
-                    p.trainSeconds());
+            o.printf(Locale.ROOT, "%-12s %-16s %12d %10.4f +- %6.4f %8.1f%n", p.dataset(), p.size(), p.headParams(),
+                    p.nll(), p.sd(), p.trainSeconds());
         }
         plot(r, dir.resolve("decoder-size.png"));
         Figures.json(json(r), dir.resolve("decoder-size.json"));
@@ -106,8 +111,8 @@ public final class DecoderSizeCommand implements Callable<Integer> {
         DecoderSizeExperiment.Config c = r.config();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("experiment", "decoder-size");
-        m.put("config", Map.of("folds", c.folds(), "maxEpochs", c.maxEpochs(), "encoderWidth", c.encoderWidth(), "seed",
-                c.seed(), "tokens", "normalized base 10, K=4"));
+        m.put("config", Map.of("folds", c.folds(), "maxEpochs", c.maxEpochs(), "encoderWidth", c.encoderWidth(), "runs",
+                c.runs(), "seed", c.seed(), "tokens", "normalized base 10, K=4"));
         List<Object> pts = new ArrayList<>();
         for (Point p : r.points()) {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -117,7 +122,8 @@ public final class DecoderSizeCommand implements Callable<Integer> {
             e.put("units", p.size().units());
             e.put("headParams", p.headParams());
             e.put("nll", p.nll());
-            e.put("nllPerFold", p.perFold());
+            e.put("nllSd", p.sd());
+            e.put("nllPerRun", p.perRun());
             e.put("trainSeconds", p.trainSeconds());
             pts.add(e);
         }
@@ -133,8 +139,8 @@ public final class DecoderSizeCommand implements Callable<Integer> {
         charts.add(axis(r, "units", c.units(), Size::units));
         Figures.grid(charts, 3, String.format(Locale.ROOT, "Decoder size: test NLL of y01 (lower is better) as one of "
                 + "(layers, heads, units) varies from %s; normalized decoder base 10, K=4, MLP width 4 x units; encoder "
-                + "2x%d; at most %d epochs, early-stopping patience 5; %d test fold(s)", c.base(), c.encoderWidth(),
-                c.maxEpochs(), c.folds().length), file);
+                + "2x%d; at most %d epochs, early-stopping patience 5; %d test fold(s) x %d run(s), mean", c.base(),
+                c.encoderWidth(), c.maxEpochs(), c.folds().length, c.runs()), file);
     }
 
     private static XYChart axis(DecoderSizeExperiment.Result r, String name, List<Integer> values,

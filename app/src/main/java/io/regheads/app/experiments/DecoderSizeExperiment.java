@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * trained through {@code RegressionModel} (2-layer ReLU encoder, x standardised, y min-max scaled on the training
  * rows, AdamW with early stopping) on the training folds and scored by the test NLL of y01 (y min-max scaled with the
  * training rows' min and max, test values clipped into [0, 1 - 1e-7], as the {@code compare} command does) on each
- * chosen test fold.
+ * chosen test fold, once per seed (runs): a point's figure is the mean over every fold and seed, with the sample
+ * standard deviation beside it.
  *
  * <p>Stateless; {@link #run} trains on the calling thread.
  */
@@ -71,10 +72,11 @@ public final class DecoderSizeExperiment {
      * @param units        values of the units axis
      * @param maxEpochs    epoch limit (early stopping, patience 5, on 10% of the training rows)
      * @param encoderWidth units of each of the 2 encoder layers
-     * @param seed         seed
+     * @param runs         trainings per size and fold, seeds {@code seed .. seed + runs - 1}
+     * @param seed         first seed
      */
     public record Config(List<InputData> datasets, int[] folds, Size base, List<Integer> layers, List<Integer> heads,
-            List<Integer> units, int maxEpochs, int encoderWidth, long seed) {
+            List<Integer> units, int maxEpochs, int encoderWidth, int runs, long seed) {
         /** @throws IllegalArgumentException when a setting is out of range */
         public Config {
             Checks.require(datasets != null && !datasets.isEmpty(), "datasets must not be empty");
@@ -83,6 +85,7 @@ public final class DecoderSizeExperiment {
             Checks.require(layers != null && heads != null && units != null, "axes must not be null");
             Checks.atLeast("maxEpochs", maxEpochs, 1);
             Checks.inRange("encoderWidth", encoderWidth, 1, 2048);
+            Checks.inRange("runs", runs, 1, 100);
             datasets = List.copyOf(datasets);
             folds = folds.clone();
             layers = List.copyOf(layers);
@@ -119,11 +122,13 @@ public final class DecoderSizeExperiment {
      * @param dataset      label
      * @param size         the size
      * @param headParams   trainable scalars of the decoder head
-     * @param nll          mean test NLL of y01 over the folds
-     * @param perFold      per fold
+     * @param nll          mean test NLL of y01 over the folds and runs
+     * @param sd           sample standard deviation over the folds and runs (0 for a single training)
+     * @param perRun       every training's NLL, fold by fold, the runs of a fold in seed order
      * @param trainSeconds total training time
      */
-    public record Point(String dataset, Size size, long headParams, double nll, double[] perFold, double trainSeconds) {}
+    public record Point(String dataset, Size size, long headParams, double nll, double sd, double[] perRun,
+            double trainSeconds) {}
 
     /** Every point. */
     public record Result(Config config, List<Point> points) {}
@@ -133,28 +138,33 @@ public final class DecoderSizeExperiment {
         List<Point> points = new ArrayList<>();
         for (InputData in : c.datasets()) {
             for (Size size : c.sizes()) {
-                double[] nll = new double[c.folds().length];
+                double[] nll = new double[c.folds().length * c.runs()];
                 double secs = 0;
                 long params = 0;
                 for (int k = 0; k < c.folds().length; k++) {
                     Folds.Split split = in.folds().split(in.data(), c.folds()[k]);
-                    TrainerConfig t = Experiments.paperTrainer().withSeed(c.seed()).withMaxEpochs(c.maxEpochs());
-                    RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), size.spec(),
-                            Experiments.PAPER_LOSS, t),
-                            split.train().features());
-                    params = 0;
-                    for (Param p : m.head().params()) {
-                        params += p.value().length();
+                    for (int run = 0; run < c.runs(); run++) {
+                        long seed = c.seed() + run;
+                        TrainerConfig t = Experiments.paperTrainer().withSeed(seed).withMaxEpochs(c.maxEpochs());
+                        RegressionModel m = RegressionModel.create(new ModelConfig(2, c.encoderWidth(), size.spec(),
+                                Experiments.PAPER_LOSS, t),
+                                split.train().features());
+                        params = 0;
+                        for (Param p : m.head().params()) {
+                            params += p.value().length();
+                        }
+                        long t0 = System.nanoTime();
+                        m.fit(split.train());
+                        double s = (System.nanoTime() - t0) * 1e-9;
+                        secs += s;
+                        int at = k * c.runs() + run;
+                        nll[at] = nll01(m, split.test());
+                        progress.accept(String.format(Locale.ROOT, "%s fold %d seed %d: decoder %s NLL %.4f (%.1f s)",
+                                in.label(), c.folds()[k], seed, size, nll[at], s));
                     }
-                    long t0 = System.nanoTime();
-                    m.fit(split.train());
-                    double s = (System.nanoTime() - t0) * 1e-9;
-                    secs += s;
-                    nll[k] = nll01(m, split.test());
-                    progress.accept(String.format(Locale.ROOT, "%s fold %d: decoder %s NLL %.4f (%.1f s)", in.label(),
-                            c.folds()[k], size, nll[k], s));
                 }
-                points.add(new Point(in.label(), size, params, DensityExperiment.mean(nll), nll, secs));
+                double[] ms = Experiments.meanStd(nll);
+                points.add(new Point(in.label(), size, params, ms[0], ms[1], nll, secs));
             }
         }
         return new Result(c, points);

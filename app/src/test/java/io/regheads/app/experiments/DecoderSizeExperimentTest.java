@@ -56,7 +56,7 @@ class DecoderSizeExperimentTest {
     void everySizeTrainsItsOwnShapeAndUsesX() {
         InputData airfoil = InputData.embedded();
         DecoderSizeExperiment.Config c = new DecoderSizeExperiment.Config(List.of(airfoil), new int[] {0},
-                new Size(1, 1, 32), List.of(2), List.of(2), List.of(64), 8, 64, 0);
+                new Size(1, 1, 32), List.of(2), List.of(2), List.of(64), 8, 64, 1, 0);
         assertEquals(List.of(new Size(1, 1, 32), new Size(2, 1, 32), new Size(1, 2, 32), new Size(1, 1, 64)), c.sizes());
         DecoderSizeExperiment.Result r = DecoderSizeExperiment.run(c, s -> { });
         Folds.Split split = airfoil.folds().split(airfoil.data(), 0);
@@ -66,5 +66,25 @@ class DecoderSizeExperimentTest {
             assertEquals(headParams(64, p.size()), p.headParams(), p.size().toString());
             assertTrue(p.nll() < marginal - 0.2, p.size() + " NLL " + p.nll() + " vs marginal " + marginal);
         }
+    }
+
+    /**
+     * Two runs of one size: two seeds give two different trainings; the point's figure is their mean and its sd the
+     * sample standard deviation of the two (|a - b| / sqrt 2).
+     */
+    @Test
+    void runsAreSeedsAndThePointIsTheirMean() {
+        InputData airfoil = InputData.embedded();
+        Size one = new Size(1, 1, 32);
+        DecoderSizeExperiment.Config c = new DecoderSizeExperiment.Config(List.of(airfoil), new int[] {0}, one,
+                List.of(1), List.of(1), List.of(32), 3, 32, 2, 7);
+        assertEquals(List.of(one), c.sizes());
+        Point p = DecoderSizeExperiment.run(c, s -> { }).points().get(0);
+        assertEquals(2, p.perRun().length);
+        double a = p.perRun()[0];
+        double b = p.perRun()[1];
+        assertTrue(a != b, "seeds 7 and 8 trained the same model: " + a);
+        assertEquals((a + b) / 2, p.nll(), 1e-12);
+        assertEquals(Math.abs(a - b) / Math.sqrt(2), p.sd(), 1e-12);
     }
 }

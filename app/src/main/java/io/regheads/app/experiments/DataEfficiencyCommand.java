@@ -77,9 +77,9 @@ public final class DataEfficiencyCommand implements Callable<Integer> {
         DataEfficiencyExperiment.Result r = DataEfficiencyExperiment.run(c, line -> System.err.println(line));
         o.printf(Locale.ROOT, "%-12s %6s", "dataset", "n");
         for (String h : c.heads()) {
-            o.printf(Locale.ROOT, " %18s", h);
+            o.printf(Locale.ROOT, " %20s", h);
         }
-        o.println("   (relative MSE, mean over runs)");
+        o.println("   (relative MSE, mean +- sd over runs)");
         for (InputData in : data) {
             for (int n : c.sizes()) {
                 if (r.points().stream().noneMatch(p -> p.dataset().equals(in.label()) && p.size() == n)) {
@@ -89,7 +89,8 @@ public final class DataEfficiencyCommand implements Callable<Integer> {
                 }
                 o.printf(Locale.ROOT, "%-12s %6d", in.label(), n);
                 for (String h : c.heads()) {
-                    o.printf(Locale.ROOT, " %18.4f", find(r, in.label(), n, h).relativeMse());
+                    Point p = find(r, in.label(), n, h);
+                    o.printf(Locale.ROOT, " %10.4f +- %6.4f", p.relativeMse(), Experiments.meanStd(p.perRun())[1]);
                 }
                 o.println();
             }

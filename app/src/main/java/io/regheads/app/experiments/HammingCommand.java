@@ -90,14 +90,17 @@ public final class HammingCommand implements Callable<Integer> {
                 + "run (test: fold 0, at most %d rows), %d run(s); encoder 2x%d, decoder 1 block d=32; at most %d epochs, "
                 + "patience %d; seed %d%n", bits, train, test, runs, width, epochs, patience, seed);
         HammingExperiment.Result r = HammingExperiment.run(c, line -> System.err.println(line));
-        o.printf(Locale.ROOT, "%-12s %-8s %7s %12s %12s %10s%n", "dataset", "tokens", "samples", "MSE(y01)", "expected",
-                "std err");
+        o.printf(Locale.ROOT, "%-12s %-8s %7s %12s %10s %12s %10s%n", "dataset", "tokens", "samples", "MSE(y01)",
+                "run sd", "expected", "std err");
         for (Curve cv : r.curves()) {
+            double[] sd = cv.runSd();
             for (int j = 0; j < cv.samples().length; j++) {
-                o.printf(Locale.ROOT, "%-12s %-8s %7d %12.6f %12.6f %10.2g%n", cv.dataset(), cv.tokens(),
-                        cv.samples()[j], cv.measured()[j], cv.expected()[j], cv.standardError()[j]);
+                o.printf(Locale.ROOT, "%-12s %-8s %7d %12.6f %10.2g %12.6f %10.2g%n", cv.dataset(), cv.tokens(),
+                        cv.samples()[j], cv.measured()[j], sd[j], cv.expected()[j], cv.standardError()[j]);
             }
         }
+        o.println("(MSE: mean over runs; run sd: its standard deviation over runs; std err: of the sampling, given the "
+                + "models)");
         plot(r, dir.resolve("hamming.png"));
         Figures.json(json(r), dir.resolve("hamming.json"));
         o.println("plot and numbers: " + dir);
@@ -121,6 +124,8 @@ public final class HammingCommand implements Callable<Integer> {
             e.put("mse", cv.measured());
             e.put("expectedMse", cv.expected());
             e.put("standardError", cv.standardError());
+            e.put("runSd", cv.runSd());
+            e.put("msePerRun", cv.perRun());
             e.put("massError", cv.massError());
             e.put("testVariance", cv.variance());
             cs.add(e);

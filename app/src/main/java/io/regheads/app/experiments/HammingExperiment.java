@@ -100,9 +100,24 @@ public final class HammingExperiment {
      * @param standardError standard error of measured (root mean square over runs divided by sqrt(runs))
      * @param massError     largest |sum_j P_ij - 1| seen (the enumeration's normalisation check)
      * @param variance      population variance of the test y01, mean over runs (the MSE of predicting its mean)
+     * @param perRun        measured MSE of every run, {@code [run][point]}; run r of both tokenizations trains on the
+     *                      same subset with the same seed, so the two curves pair run by run
      */
     public record Curve(String dataset, String tokens, int[] samples, double[] measured, double[] expected,
-            double[] standardError, double massError, double variance) {}
+            double[] standardError, double massError, double variance, double[][] perRun) {
+        /** Sample standard deviation over runs of the measured MSE at each point (0 for one run). */
+        public double[] runSd() {
+            double[] sd = new double[samples.length];
+            for (int j = 0; j < sd.length; j++) {
+                double[] v = new double[perRun.length];
+                for (int r = 0; r < v.length; r++) {
+                    v[r] = perRun[r][j];
+                }
+                sd[j] = Experiments.meanStd(v)[1];
+            }
+            return sd;
+        }
+    }
 
     /** Every curve. */
     public record Result(Config config, List<Curve> curves) {}
@@ -161,6 +176,7 @@ public final class HammingExperiment {
                 double[] meas = new double[ns.length];
                 double[] exp = new double[ns.length];
                 double[] se2 = new double[ns.length];
+                double[][] perRun = new double[c.runs()][ns.length];
                 double massErr = 0;
                 double variance = 0;
                 for (int run = 0; run < c.runs(); run++) {
@@ -211,6 +227,7 @@ public final class HammingExperiment {
                         meas[j] += m / rows / c.runs();
                         exp[j] += e / rows / c.runs();
                         lastMeasured = m / rows;
+                        perRun[run][j] = lastMeasured;
                         lastExpected = e / rows;
                         double[] sd = Experiments.meanStd(diff);
                         se2[j] += sd[1] * sd[1] / diff.length / c.runs();
@@ -223,7 +240,7 @@ public final class HammingExperiment {
                 for (int j = 0; j < ns.length; j++) {
                     se[j] = Math.sqrt(se2[j] / c.runs());
                 }
-                curves.add(new Curve(in.label(), tokens, ns, meas, exp, se, massErr, variance));
+                curves.add(new Curve(in.label(), tokens, ns, meas, exp, se, massErr, variance, perRun));
             }
         }
         return new Result(c, curves);

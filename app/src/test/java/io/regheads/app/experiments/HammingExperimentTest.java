@@ -25,6 +25,8 @@ class HammingExperimentTest {
         HammingExperiment.Result r = HammingExperiment.run(c, s -> { });
         assertEquals(2, r.curves().size());
         for (Curve cv : r.curves()) {
+            assertTrue(Arrays.equals(cv.measured(), cv.perRun()[0]), "one run: its curve is the mean");
+            assertEquals(0, Arrays.stream(cv.runSd()).max().orElseThrow());
             assertTrue(cv.massError() < 1e-4, cv.tokens() + " probabilities sum to 1 +- " + cv.massError());
             for (int j = 0; j < cv.samples().length; j++) {
                 System.out.printf("%s n=%d measured %.5f expected %.5f se %.5f%n", cv.tokens(), cv.samples()[j],

@@ -3,7 +3,6 @@ package io.regheads.core.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.regheads.core.internal.ArrayChecks;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -30,26 +29,6 @@ class ChecksTest {
         double[] v = {1, 2, Double.POSITIVE_INFINITY, Double.NaN};
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Checks.allFinite("y", v));
         assertEquals("y must be finite everywhere, got Infinity at index 2", e.getMessage());
-        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class,
-                () -> ArrayChecks.allFinite("x", Nd4j.createFromArray(new double[][] {{0, 1}, {Double.NaN, 3}})));
-        assertEquals("x must be finite everywhere, got NaN at flat index 2 (shape [2, 2])", e2.getMessage());
-        // float, a row-block view with an offset (host scan), and a strided column view (native path)
-        org.nd4j.linalg.api.ndarray.INDArray f = Nd4j.createFromArray(new float[][] {{0, 1}, {2, 3}, {4, Float.NEGATIVE_INFINITY}});
-        assertEquals("f must be finite everywhere, got -Infinity at flat index 5 (shape [3, 2])",
-                assertThrows(IllegalArgumentException.class, () -> ArrayChecks.allFinite("f", f)).getMessage());
-        org.nd4j.linalg.api.ndarray.INDArray rows = f.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(1, 3),
-                org.nd4j.linalg.indexing.NDArrayIndex.all());
-        assertEquals("r must be finite everywhere, got -Infinity at flat index 3 (shape [2, 2])",
-                assertThrows(IllegalArgumentException.class, () -> ArrayChecks.allFinite("r", rows)).getMessage());
-        org.nd4j.linalg.api.ndarray.INDArray firstColumn = f.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
-                org.nd4j.linalg.indexing.NDArrayIndex.point(0));
-        assertEquals(firstColumn, ArrayChecks.allFinite("c", firstColumn));
-        org.nd4j.linalg.api.ndarray.INDArray secondColumn = f.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
-                org.nd4j.linalg.indexing.NDArrayIndex.point(1));
-        assertThrows(IllegalArgumentException.class, () -> ArrayChecks.allFinite("c", secondColumn));
-        org.nd4j.linalg.api.ndarray.INDArray fine = f.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 2),
-                org.nd4j.linalg.indexing.NDArrayIndex.all());
-        assertEquals(fine, ArrayChecks.allFinite("ok", fine));
     }
 
     @Test

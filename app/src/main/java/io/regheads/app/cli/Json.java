@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * A minimal JSON writer for the {@code --json} outputs: maps (insertion order kept), lists, strings, numbers,
- * booleans, {@code null}, {@code double[]} and {@code int[]}. Non-finite numbers are written as {@code null}
+ * booleans, {@code null}, {@code double[]}, {@code int[]} and object arrays such as {@code double[][]} (as nested
+ * lists). Non-finite numbers are written as {@code null}
  * (JSON has no NaN). Example: {@code Json.write(Map.of("a", 1.5))} gives {@code {"a":1.5}}. {@link #readFlat}
  * reads back one flat object (the lines of a {@code uci} results file).
  *
@@ -46,6 +47,8 @@ public final class Json {
                 sb.append(i == 0 ? "" : ",").append(a[i]);
             }
             sb.append(']');
+        } else if (v instanceof Object[] a) {
+            append(sb, java.util.Arrays.asList(a));
         } else if (v instanceof Map<?, ?> m) {
             sb.append('{');
             boolean first = true;

@@ -57,6 +57,7 @@ class SmallPartsTest {
         m.put("l", List.of(true, new int[] {1, 2}, new double[] {0.25, Double.POSITIVE_INFINITY}));
         assertEquals("{\"a\":1.5,\"n\":3,\"nan\":null,\"s\":\"q\\\"b\\\\\\n\",\"l\":[true,[1,2],[0.25,null]]}",
                 Json.write(m));
+        assertEquals("[[1.0,0.5],[]]", Json.write(new double[][] {{1, 0.5}, {}}));
     }
 
     @Test

@@ -48,6 +48,19 @@ public final class Experiments {
     }
 
     /**
+     * {@link #meanStd} of column {@code col} of {@code rows} (e.g. one point of per-run curves {@code [run][point]}).
+     *
+     * @throws IllegalArgumentException if rows is empty
+     */
+    static double[] columnMeanStd(double[][] rows, int col) {
+        double[] v = new double[rows.length];
+        for (int r = 0; r < v.length; r++) {
+            v[r] = rows[r][col];
+        }
+        return meanStd(v);
+    }
+
+    /**
      * {@code [mean, sample standard deviation]} (n - 1 denominator; 0 for one value). Example: (1, 2, 3) gives
      * (2, 1).
      *

@@ -109,11 +109,7 @@ public final class HammingExperiment {
         public double[] runSd() {
             double[] sd = new double[samples.length];
             for (int j = 0; j < sd.length; j++) {
-                double[] v = new double[perRun.length];
-                for (int r = 0; r < v.length; r++) {
-                    v[r] = perRun[r][j];
-                }
-                sd[j] = Experiments.meanStd(v)[1];
+                sd[j] = Experiments.columnMeanStd(perRun, j)[1];
             }
             return sd;
         }

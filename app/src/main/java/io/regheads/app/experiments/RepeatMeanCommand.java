@@ -103,9 +103,7 @@ public final class RepeatMeanCommand implements Callable<Integer> {
         for (Curve cv : r.curves()) {
             o.printf(Locale.ROOT, "%-12s %2d %10.2e", cv.dataset(), cv.repeats(), cv.outlierShare());
             for (int j = 0; j < cv.samples().length; j++) {
-                int col = j;
-                double[] ms = Experiments.meanStd(java.util.Arrays.stream(cv.perRun()).mapToDouble(x -> x[col])
-                        .toArray());
+                double[] ms = Experiments.columnMeanStd(cv.perRun(), j);
                 o.printf(Locale.ROOT, " %9.3g +- %-6.2g", ms[0], ms[1]);
             }
             o.println();
